@@ -1,0 +1,113 @@
+"""The contract every game's rules meet, the errors they raise and the registry by name@version."""
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+import msgspec
+
+from events.base import Header
+
+CHANCE = -1
+"""The seat number `to_move` answers when the next event must be a chance outcome."""
+
+OMNISCIENT = "organiser"
+SPECTATOR = "spectator"
+Perspective = int | str
+"""A seat number, OMNISCIENT (the organiser sees everything) or SPECTATOR (public only)."""
+
+
+class RuleViolation(ValueError):
+    """An event the rules forbid; carries the rule ID it breaks."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}")
+        self.rule = rule
+        self.reason = reason
+
+
+class UnsupportedRule(RuleViolation):
+    """Something the engine does not support yet, refused naming the rule it would need."""
+
+
+class DeckError(ValueError):
+    """A deck list that breaks construction rules; lists every broken rule."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{rule}: {why}" for rule, why in problems))
+        self.problems = problems
+
+
+class UnknownRuleset(ValueError):
+    pass
+
+
+class Change(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One derived consequence of an event (a draw, a destruction, a hit...).
+
+    `secret_to` names the only seat allowed to see `card`; other perspectives see it as hidden.
+    """
+
+    kind: str
+    seat: int | None = None
+    card: int | None = None
+    name: str | None = None
+    cell: tuple[int, int] | None = None
+    amount: int | None = None
+    secret_to: int | None = None
+    text: str = ""
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    winner: int | None
+    reason: str
+    rule: str
+
+
+class Ruleset(Protocol):
+    """One game's rules. `apply` validates fully before it mutates, so a refused event leaves the
+    state untouched."""
+
+    name: str
+    game: str
+    version: int
+    event_type: Any
+
+    def setup(self, header: Header) -> Any: ...
+    def clone(self, state: Any) -> Any: ...
+    def to_move(self, state: Any) -> int | None: ...
+    def legal(self, state: Any) -> list[Any]: ...
+    def sample_chance(self, state: Any, rng: random.Random) -> Any: ...
+    def apply(self, state: Any, event: Any) -> list[Change]: ...
+    def turn(self, state: Any) -> int: ...
+    def view(self, state: Any, perspective: Perspective) -> dict[str, Any]: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[f"{ruleset.name}@{ruleset.version}"] = ruleset
+    return ruleset
+
+
+def get_ruleset(key: str) -> Ruleset:
+    """The ruleset registered as "name@version"; a bare name means its newest version."""
+    _load_builtin()
+    if key in _REGISTRY:
+        return _REGISTRY[key]
+    versions = sorted((r.version, k) for k, r in _REGISTRY.items() if r.name == key)
+    if versions:
+        return _REGISTRY[versions[-1][1]]
+    known = ", ".join(sorted(_REGISTRY)) or "none"
+    raise UnknownRuleset(f"unknown ruleset {key!r}; known rulesets: {known}")
+
+
+def known_rulesets() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def _load_builtin() -> None:
+    import engine.vitorian  # noqa: F401  (registers vitorian@1)

@@ -1,0 +1,1 @@
+"""Vitorian Wars (rules: VW- IDs)."""
