@@ -1,0 +1,137 @@
+"""A greedy Vitorian Wars bot: sound habits and a one-step look at each possible attack.
+
+It keeps playable hands, pays its upkeep, fills the Vanguard with the biggest units it can pay,
+equips its best unit, attacks the Sovereign through open columns and only takes fights it wins
+or trades up, plays combat Orders that help its own combatant, and Barrages when it can.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.vitorian import combat, stats
+from engine.vitorian.state import State
+from events.vitorian import (
+    Barrage, DeclareAttack, EndPhase, Gank, KeepHand, LinkEquipment, Mobilize, Move, Mulligan,
+    PassPriority, PayUpkeep, PlayFieldCondition, PlayOrder, Recycle,
+)
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(self, ruleset: Any, state: State, seat: int, legal: Sequence[Any],
+               rng: random.Random) -> Any:
+        scored = [(self.score(ruleset, state, seat, event), i) for i, event in enumerate(legal)]
+        best = max(score for score, _ in scored)
+        ties = [i for score, i in scored if score == best]
+        return legal[ties[rng.randrange(len(ties))]]
+
+    def score(self, ruleset: Any, state: State, seat: int, event: Any) -> float:
+        kind = type(event)
+        if kind is Mulligan:
+            return 1.0 if _playable_units(state, seat) < 2 else -1.0
+        if kind is KeepHand:
+            return 0.0
+        if kind is PayUpkeep:
+            return float(len(event.payments))
+        if kind is Mobilize:
+            return _mobilize_score(state, event)
+        if kind is LinkEquipment:
+            unit = state.units[event.unit]
+            return 6.0 + stats.attack(state, unit) * 0.1
+        if kind is PlayFieldCondition:
+            return 6.5
+        if kind is Move:
+            return _move_score(state, seat, event)
+        if kind is DeclareAttack:
+            return _attack_score(ruleset, state, event)
+        if kind is PlayOrder:
+            return _order_score(state, seat, event)
+        if kind in (Barrage, Gank):
+            return 2.0
+        if kind is Recycle:
+            return _recycle_score(state, seat, event)
+        if kind in (EndPhase, PassPriority):
+            return 0.0
+        return -1.0
+
+
+def _playable_units(state: State, seat: int) -> int:
+    return sum(1 for c in state.players[seat].hand
+               if state.cards[c].type == "unit" and (state.cards[c].level or 9) <= 3)
+
+
+def _mobilize_score(state: State, event: Mobilize) -> float:
+    card = state.cards[event.card]
+    score = 5.0 + (card.level or 0) + 0.1 * len(event.exhaust) * 0
+    row, col = event.cell
+    vanguard = row in (2, 3)
+    wants_front = (card.attack or 0) >= (card.defense or 0) or "bayonet_charge" in card.keywords
+    if vanguard == wants_front:
+        score += 0.5
+    enemy = 1 - event.seat
+    blocked = state.unit_at(state.vanguard_row(enemy), col) or state.unit_at(
+        state.rear_row(enemy), col)
+    if vanguard and blocked is None:
+        score += 0.3
+    if card.is_elite and sum(1 for r in state.players[event.seat].area
+                             if state.resource_kind(r) == "S") < 2:
+        score -= 4.0
+    return score
+
+
+def _move_score(state: State, seat: int, event: Move) -> float:
+    unit = state.units[event.unit]
+    to_front = event.to[0] == state.vanguard_row(seat)
+    strong = stats.attack(state, unit) >= 2
+    return 1.0 if to_front and strong and not unit.attacked else -1.0
+
+
+def _attack_score(ruleset: Any, state: State, event: DeclareAttack) -> float:
+    """Look one step ahead: play the combat out with every later window passed."""
+    if event.target is None:
+        return 10.0
+    trial = state.copy()
+    try:
+        ruleset.apply(trial, event)
+        _pass_through_combat(ruleset, trial)
+    except ValueError:
+        return -1.0
+    lost = event.attacker not in trial.units
+    killed = event.target not in trial.units
+    my_level = state.units[event.attacker].card.level or 0
+    their_level = state.units[event.target].card.level or 0
+    if killed and not lost:
+        return 8.0 + their_level
+    if killed and lost:
+        return 3.0 + their_level - my_level if their_level >= my_level else -1.0
+    return -2.0
+
+
+def _pass_through_combat(ruleset: Any, state: State) -> None:
+    while state.combat is not None and not state.over:
+        ruleset.apply(state, PassPriority(seat=state.pending))
+
+
+def _order_score(state: State, seat: int, event: PlayOrder) -> float:
+    if event.target is None:
+        return 1.0
+    unit = state.units[event.target]
+    friendly = unit.owner == seat
+    in_combat = state.combat is not None and event.target in (state.combat.attacker,
+                                                              state.combat.target)
+    return 3.0 if in_combat else (1.5 if not friendly else 0.5)
+
+
+def _recycle_score(state: State, seat: int, event: Recycle) -> float:
+    if event.ability == "shield":
+        return 1.0
+    if event.ability == "motor_overload" and event.unit is not None:
+        unit = state.units[event.unit]
+        ready_attacker = state.window == "combat" and combat.can_attack(state, unit) is None
+        return 1.5 if ready_attacker or (state.window == "main" and unit.new) else -1.0
+    if event.ability == "circular_logistics":
+        return 0.5 if state.window == "main" and state.players[seat].convoy else -1.0
+    return -1.0

@@ -1,0 +1,217 @@
+"""The Vitorian Wars ruleset ("vitorian@1"): event dispatch by window, chance outcomes,
+outcome, and the glue to legal moves and views."""
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from engine.ruleset import CHANCE, Change, Outcome, Perspective, RuleViolation
+from engine.vitorian import combat, flow, main_phase, orders, recycle, zones
+from engine.vitorian.legal import legal_events
+from engine.vitorian.setup import initial_state
+from engine.vitorian.state import State
+from engine.vitorian.view import view_of
+from engine.vitorian.zones import require
+from events.base import Header
+from events.vitorian import (
+    Barrage, Concede, DeclareAttack, EndPhase, Event, FirstPlayer, Gank, KeepHand,
+    LinkEquipment, Mobilize, Move, Mulligan, PassPriority, PayUpkeep, PlayFieldCondition,
+    PlayOrder, Recycle, Shuffle,
+)
+
+Changes = list[Change]
+Handler = Callable[[State, Any, Changes], None]
+
+# Each decision: the windows that accept it, the rule naming where it belongs, its handler.
+WINDOWS: dict[type, tuple[tuple[str, ...], str]] = {
+    Mulligan: (("mulligan",), "VW-4.6"),
+    KeepHand: (("mulligan",), "VW-4.7"),
+    PayUpkeep: (("upkeep",), "VW-6.9"),
+    Recycle: (recycle.RECYCLE_WINDOWS, "VW-6.20"),
+    Mobilize: (("main",), "VW-7.1"),
+    Move: (("main",), "VW-7.1"),
+    LinkEquipment: (("main",), "VW-7.15"),
+    PlayFieldCondition: (("main",), "VW-7.13"),
+    EndPhase: (("main", "combat"), "VW-5.8"),
+    DeclareAttack: (("combat",), "VW-5.5"),
+    PlayOrder: (("orders",), "VW-9.12"),
+    Gank: (("gank",), "VW-9.15"),
+    Barrage: (("barrage",), "VW-9.16"),
+    PassPriority: (("channel", "orders", "gank", "barrage"), "VW-9.14"),
+}
+
+
+class VitorianRules:
+    name = "vitorian"
+    game = "vitorian"
+    version = 1
+    event_type = Event
+
+    def setup(self, header: Header) -> State:
+        return initial_state(header)
+
+    def clone(self, state: State) -> State:
+        return state.copy()
+
+    def to_move(self, state: State) -> int | None:
+        if state.over:
+            return None
+        return CHANCE if state.chance else state.pending
+
+    def turn(self, state: State) -> int:
+        return state.turn
+
+    def legal(self, state: State) -> list[Any]:
+        return legal_events(state)
+
+    def sample_chance(self, state: State, rng: random.Random) -> Any:
+        seat, zone = state.chance[0]
+        if zone == "first":
+            return FirstPlayer(seat=rng.randrange(2))
+        cards = list(_zone(state, seat, zone))
+        rng.shuffle(cards)
+        return Shuffle(seat=seat, zone=zone, order=tuple(cards))  # type: ignore[arg-type]
+
+    def apply(self, state: State, event: Any) -> Changes:
+        out: Changes = []
+        require(not state.over, "VW-12.1", "the match is over; no further events")
+        if isinstance(event, (FirstPlayer, Shuffle)):
+            _chance(state, event, out)
+        elif isinstance(event, Concede):
+            require(not state.chance, "VW-12.4", "a concession waits for the chance outcome")
+            zones.lose(state, event.seat, "concede", "VW-12.4", out)
+        else:
+            _decision(state, event, out)
+        state.steps += 1
+        return out
+
+    def view(self, state: State, perspective: Perspective) -> dict[str, Any]:
+        return view_of(state, perspective)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if not state.over:
+            return None
+        return Outcome(winner=state.winner, reason=state.reason, rule=state.rule)
+
+
+def _zone(state: State, seat: int, zone: str) -> list[int]:
+    player = state.players[seat]
+    return player.deck if zone == "maneuver" else player.convoy
+
+
+def _chance(state: State, event: FirstPlayer | Shuffle, out: Changes) -> None:
+    require(bool(state.chance), "VW-4.2", "no chance outcome is expected now")
+    seat, zone = state.chance[0]
+    if isinstance(event, FirstPlayer):
+        require(zone == "first", "VW-4.2", f"expected the shuffle of seat {seat}'s {zone}")
+        require(event.seat in (0, 1), "VW-4.1", "the first player is seat 0 or 1")
+        state.first = state.active = event.seat
+        state.chance = [(s, z) for s in (0, 1) for z in ("maneuver", "convoy")]
+        out.append(Change(kind="first_player", seat=event.seat))
+        return
+    require((event.seat, event.zone) == (seat, zone), "VW-4.2",
+            f"expected the {'first-player draw' if zone == 'first' else f'shuffle of seat {seat} {zone}'}")
+    cards = _zone(state, seat, zone)
+    require(sorted(event.order) == sorted(cards), "VW-4.2",
+            f"the shuffle order must be a permutation of seat {seat}'s {zone} ({len(cards)} cards)")
+    cards[:] = event.order
+    state.chance.pop(0)
+    out.append(Change(kind="shuffled", seat=seat, text=zone, amount=len(cards)))
+    if not state.chance:
+        RESUME[state.window](state, seat, out)
+
+
+def _resume_mulligan(state: State, seat: int, out: Changes) -> None:
+    zones.draw(state, seat, flow.OPENING_HAND, out)
+    state.window, state.pending = "mulligan", seat
+
+
+RESUME: dict[str, Callable[[State, int, Changes], None]] = {
+    "setup": lambda state, seat, out: flow.deal_opening(state, out),
+    "mulligan_shuffle": _resume_mulligan,
+    "burnout": lambda state, seat, out: flow.after_channel(state, out),
+}
+
+
+def _decision(state: State, event: Any, out: Changes) -> None:
+    require(not state.chance, "VW-4.2", "a chance outcome (shuffle) must come first")
+    windows, rule = WINDOWS[type(event)]
+    require(event.seat == state.pending, rule,
+            f"seat {event.seat} has no decision now; seat {state.pending} is to act "
+            f"({state.window})")
+    require(state.window in windows, rule,
+            f"{type(event).__name__} is not allowed during {state.window}")
+    HANDLERS[type(event)](state, event, out)
+
+
+def _mulligan(state: State, ev: Mulligan, out: Changes) -> None:
+    player = state.players[ev.seat]
+    require(player.mulligans < 6, "VW-4.8", "at most 6 mulligans; the hand must be kept")
+    player.mulligans += 1
+    player.deck.extend(player.hand)
+    player.hand.clear()
+    out.append(Change(kind="mulligan", seat=ev.seat, amount=player.mulligans))
+    state.window, state.chance = "mulligan_shuffle", [(ev.seat, "maneuver")]
+
+
+def _keep(state: State, ev: KeepHand, out: Changes) -> None:
+    player = state.players[ev.seat]
+    require(len(ev.bottom) == player.mulligans, "VW-4.7",
+            f"bottom exactly {player.mulligans} card(s), one per mulligan")
+    require(len(set(ev.bottom)) == len(ev.bottom) and set(ev.bottom) <= set(player.hand),
+            "VW-4.7", "the bottomed cards must come from your hand")
+    for cid in ev.bottom:
+        player.hand.remove(cid)
+    player.deck.extend(ev.bottom)
+    player.bottomed = list(ev.bottom)
+    player.kept = True
+    out.append(Change(kind="kept", seat=ev.seat, amount=len(player.hand)))
+    flow.after_keep(state, ev.seat, out)
+
+
+def _upkeep(state: State, ev: PayUpkeep, out: Changes) -> None:
+    """Pay 1 [S] per Elite or lose it; Shields do not help (VW-6.9 to VW-6.11)."""
+    elites = {u.id for u in state.units_of(ev.seat) if u.card.is_elite}
+    units = [u for u, _ in ev.payments]
+    resources = tuple(r for _, r in ev.payments)
+    require(set(units) <= elites and len(set(units)) == len(units), "VW-6.9",
+            "pay once for each Elite Unit you control, and only for those")
+    area = state.players[ev.seat].area
+    require(len(set(resources)) == len(resources) and all(
+        area.get(r) is False and state.resource_kind(r) == "S" for r in resources),
+        "VW-6.9", "Elite Upkeep exhausts distinct ready [S] of your Resource Area")
+    zones.exhaust(state, ev.seat, resources)
+    for uid in sorted(elites - set(units)):
+        zones.destroy(state, state.units[uid], out, shield_saves=False)
+    flow.draw_step(state, out)
+
+
+def _pass(state: State, ev: PassPriority, out: Changes) -> None:
+    if state.window == "channel":
+        flow.upkeep_step(state, out)
+    else:
+        combat.pass_priority(state, ev.seat, out)
+
+
+def _end_phase(state: State, ev: EndPhase, out: Changes) -> None:
+    if state.window == "main":
+        flow.begin_combat_phase(state, out)
+    else:
+        out.append(Change(kind="phase", seat=ev.seat, text="end"))
+        flow.end_turn(state, out)
+
+
+HANDLERS: dict[type, Handler] = {
+    Mulligan: _mulligan, KeepHand: _keep, PayUpkeep: _upkeep, Recycle: recycle.recycle,
+    Mobilize: main_phase.mobilize, Move: main_phase.move,
+    LinkEquipment: main_phase.link_equipment, PlayFieldCondition: main_phase.play_field_condition,
+    EndPhase: _end_phase, DeclareAttack: combat.declare_attack, PlayOrder: orders.play_order,
+    Gank: combat.gank, Barrage: combat.barrage, PassPriority: _pass,
+}
+
+RULES = VitorianRules()
+
+
+def check_seat(seat: int) -> None:
+    if seat not in (0, 1):
+        raise RuleViolation("VW-1.1", f"seat {seat} does not exist; seats are 0 and 1")
