@@ -1,0 +1,1 @@
+"""Vitorian Wars tests (rules: VW- IDs)."""
