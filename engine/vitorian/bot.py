@@ -65,12 +65,11 @@ def _playable_units(state: State, seat: int) -> int:
 
 def _mobilize_score(state: State, event: Mobilize) -> float:
     card = state.cards[event.card]
-    score = 5.0 + (card.level or 0) + 0.1 * len(event.exhaust) * 0
+    score = 5.0 + (card.level or 0)
     row, col = event.cell
-    vanguard = row in (2, 3)
-    wants_front = (card.attack or 0) >= (card.defense or 0) or "bayonet_charge" in card.keywords
-    if vanguard == wants_front:
-        score += 0.5
+    vanguard = row == state.vanguard_row(event.seat)
+    if vanguard:  # attacks come only from the Vanguard (VW-9.3); Brutes never move up (VW-7.9)
+        score += 1.0 if "brute" in card.keywords else 0.5
     enemy = 1 - event.seat
     blocked = state.unit_at(state.vanguard_row(enemy), col) or state.unit_at(
         state.rear_row(enemy), col)

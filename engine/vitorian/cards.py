@@ -97,27 +97,25 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
         return self.type == "unit" and (self.level or 0) >= 5  # VW-3.15
 
 
-class Catalog(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class CatalogFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The catalog file as written: a list of [[cards]] tables."""
+
     cards: tuple[Card, ...]
 
-    @property
-    def by_id(self) -> dict[str, Card]:
-        return _index(self)
+
+class Catalog:
+    """The cards with their lookups built once (matches look cards up thousands of times)."""
+
+    def __init__(self, cards: tuple[Card, ...]) -> None:
+        self.cards = cards
+        self.by_id: dict[str, Card] = {card.id: card for card in cards}
+        self._by_name = {card.name.casefold(): card for card in cards}
+        if len(self.by_id) != len(cards) or len(self._by_name) != len(cards):
+            raise ValueError("card IDs and names must be unique in a catalog")
 
     def find(self, key: str) -> Card | None:
         """A card by ID (ST01-001) or by name, case-insensitive."""
-        by_id, by_name = _index(self), _names(self)
-        return by_id.get(key.upper()) or by_name.get(key.casefold())
-
-
-@cache
-def _index(catalog: Catalog) -> dict[str, Card]:
-    return {card.id: card for card in catalog.cards}
-
-
-@cache
-def _names(catalog: Catalog) -> dict[str, Card]:
-    return {card.name.casefold(): card for card in catalog.cards}
+        return self.by_id.get(key.upper()) or self._by_name.get(key.casefold())
 
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "vitorian"
@@ -129,6 +127,6 @@ def load_catalog(path: Path | None = None) -> Catalog:
     path = path or DATA_DIR / "cards.toml"
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        return msgspec.convert(raw, Catalog)
-    except (tomllib.TOMLDecodeError, msgspec.ValidationError) as err:
+        return Catalog(msgspec.convert(raw, CatalogFile).cards)
+    except (tomllib.TOMLDecodeError, msgspec.ValidationError, ValueError) as err:
         raise ValueError(f"{path}: invalid card catalog: {err}") from err

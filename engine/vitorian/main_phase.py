@@ -1,7 +1,7 @@
 """Main Phase decisions: mobilize, standard moves, Equipment and Field Conditions (VW-7)."""
 from __future__ import annotations
 
-from engine.ruleset import Change
+from engine.ruleset import Change, RuleViolation
 from engine.vitorian import payment, zones
 from engine.vitorian.cards import Card
 from engine.vitorian.state import State, Unit
@@ -13,17 +13,18 @@ Changes = list[Change]
 
 
 def card_in_hand(state: State, seat: int, cid: int, kind: str, rule: str) -> Card:
-    require(cid in state.players[seat].hand, rule, f"card {cid} is not in your hand")
+    if cid not in state.players[seat].hand:
+        raise RuleViolation(rule, f"card {cid} is not in your hand")
     card = state.cards[cid]
-    require(card.type == kind, rule, f"{card.name} is a {card.type}, not a {kind}")
+    if card.type != kind:
+        raise RuleViolation(rule, f"{card.name} is a {card.type}, not a {kind}")
     return card
 
 
 def own_unit(state: State, seat: int, uid: int | None, rule: str) -> Unit:
     unit = state.units.get(uid) if uid is not None else None
-    require(unit is not None and unit.owner == seat, rule,
-            f"unit {uid} is not a unit you control on the battlefield")
-    assert unit is not None
+    if unit is None or unit.owner != seat:
+        raise RuleViolation(rule, f"unit {uid} is not a unit you control on the battlefield")
     return unit
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.ruleset import Change
+from engine.ruleset import Change, RuleViolation
 from engine.vitorian import zones
 from engine.vitorian.cards import Card
 from engine.vitorian.state import State
@@ -22,8 +22,11 @@ def check_ready(state: State, seat: int, ids: tuple[int, ...], rule: str) -> Non
     area = state.players[seat].area
     require(len(set(ids)) == len(ids), rule, "a resource is named twice")
     for rid in ids:
-        require(rid in area, rule, f"resource {rid} is not in your Resource Area")
-        require(not area[rid], rule, f"resource {rid} is exhausted; only ready resources pay")
+        tired = area.get(rid)
+        if tired is None:
+            raise RuleViolation(rule, f"resource {rid} is not in your Resource Area")
+        if tired:
+            raise RuleViolation(rule, f"resource {rid} is exhausted; only ready resources pay")
 
 
 def check_level_payment(state: State, seat: int, card: Card, exhaust: tuple[int, ...],
@@ -31,8 +34,9 @@ def check_level_payment(state: State, seat: int, card: Card, exhaust: tuple[int,
     """Exhaust exactly Level ready resources holding the printed cost (VW-6.12, VW-6.15)."""
     check_ready(state, seat, exhaust, "VW-6.15")
     level = card.level or 0
-    require(len(exhaust) == level, "VW-6.12",
-            f"{card.name} has Level {level}: exhaust {level} resources, not {len(exhaust)}")
+    if len(exhaust) != level:
+        raise RuleViolation("VW-6.12", f"{card.name} has Level {level}: exhaust {level} "
+                                       f"resources, not {len(exhaust)}")
     require(len(set(returns)) == len(returns) and set(returns) <= set(exhaust), "VW-6.13",
             "the returned resources must be chosen among those just exhausted")
     _check_printed(state, card, returns, "VW-6.13")
@@ -46,10 +50,10 @@ def check_order_payment(state: State, seat: int, card: Card, returns: tuple[int,
 
 def _check_printed(state: State, card: Card, returns: tuple[int, ...], rule: str) -> None:
     kinds = _kinds(state, returns)
-    require(kinds["P"] == card.cost_p and kinds["S"] == card.cost_s and len(returns)
-            == card.cost_p + card.cost_s, rule,
-            f"{card.name} returns exactly [P]{card.cost_p} [S]{card.cost_s}, got "
-            f"[P]{kinds['P']} [S]{kinds['S']}")
+    if kinds["P"] != card.cost_p or kinds["S"] != card.cost_s or \
+            len(returns) != card.cost_p + card.cost_s:
+        raise RuleViolation(rule, f"{card.name} returns exactly [P]{card.cost_p} "
+                                  f"[S]{card.cost_s}, got [P]{kinds['P']} [S]{kinds['S']}")
 
 
 def pay(state: State, seat: int, exhaust: tuple[int, ...], returns: tuple[int, ...],

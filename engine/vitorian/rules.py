@@ -135,13 +135,14 @@ RESUME: dict[str, Callable[[State, int, Changes], None]] = {
 
 def _decision(state: State, event: Any, out: Changes) -> None:
     require(not state.chance, "VW-4.2", "a chance outcome (shuffle) must come first")
-    windows, rule = WINDOWS[type(event)]
-    require(event.seat == state.pending, rule,
-            f"seat {event.seat} has no decision now; seat {state.pending} is to act "
-            f"({state.window})")
-    require(state.window in windows, rule,
-            f"{type(event).__name__} is not allowed during {state.window}")
-    HANDLERS[type(event)](state, event, out)
+    kind = type(event)
+    windows, rule = WINDOWS[kind]
+    if event.seat != state.pending:
+        raise RuleViolation(rule, f"seat {event.seat} has no decision now; seat "
+                                  f"{state.pending} is to act ({state.window})")
+    if state.window not in windows:
+        raise RuleViolation(rule, f"{kind.__name__} is not allowed during {state.window}")
+    HANDLERS[kind](state, event, out)
 
 
 def _mulligan(state: State, ev: Mulligan, out: Changes) -> None:
