@@ -74,14 +74,19 @@ class VitorianRules:
 
     def apply(self, state: State, event: Any) -> Changes:
         out: Changes = []
-        require(not state.over, "VW-12.1", "the match is over; no further events")
-        if isinstance(event, (FirstPlayer, Shuffle)):
-            _chance(state, event, out)
-        elif isinstance(event, Concede):
-            require(not state.chance, "VW-12.4", "a concession waits for the chance outcome")
-            zones.lose(state, event.seat, "concede", "VW-12.4", out)
-        else:
+        if state.over:
+            raise RuleViolation("VW-12.1", "the match is over; no further events")
+        kind = type(event)
+        if kind in HANDLERS:
             _decision(state, event, out)
+        elif kind is Concede:
+            require(not state.chance, "VW-12.4", "a concession waits for the chance outcome")
+            require(event.seat in (0, 1), "VW-1.1", f"seat {event.seat} does not exist")
+            zones.lose(state, event.seat, "concede", "VW-12.4", out)
+        elif kind in (FirstPlayer, Shuffle):
+            _chance(state, event, out)
+        else:
+            raise RuleViolation("VW-1.1", f"{kind.__name__} is not a Vitorian Wars event")
         state.steps += 1
         return out
 
@@ -134,7 +139,8 @@ RESUME: dict[str, Callable[[State, int, Changes], None]] = {
 
 
 def _decision(state: State, event: Any, out: Changes) -> None:
-    require(not state.chance, "VW-4.2", "a chance outcome (shuffle) must come first")
+    if state.chance:
+        raise RuleViolation("VW-4.2", "a chance outcome (shuffle) must come first")
     kind = type(event)
     windows, rule = WINDOWS[kind]
     if event.seat != state.pending:
@@ -211,8 +217,3 @@ HANDLERS: dict[type, Handler] = {
 }
 
 RULES = VitorianRules()
-
-
-def check_seat(seat: int) -> None:
-    if seat not in (0, 1):
-        raise RuleViolation("VW-1.1", f"seat {seat} does not exist; seats are 0 and 1")

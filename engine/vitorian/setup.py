@@ -1,6 +1,10 @@
 """Building the starting state from a log header: deck checks and card instances (VW-3, VW-4)."""
 from __future__ import annotations
 
+from functools import lru_cache
+
+import msgspec
+
 from engine.ruleset import DeckError, RuleViolation
 from engine.vitorian.cards import Card, Catalog, load_catalog
 from engine.vitorian.deckcheck import check_deck, resolve
@@ -19,13 +23,19 @@ def initial_state(header: Header, catalog: Catalog | None = None) -> State:
     cards: dict[int, Card] = {}
     players = []
     for seat in sorted(header.seats, key=lambda s: s.seat):
-        deck = resolve(seat.deck, catalog)
-        problems = check_deck(deck, catalog)
+        deck, problems = _checked(msgspec.msgpack.encode(seat.deck), catalog)
         if problems:
             raise DeckError([(rule, f"seat {seat.seat} ({seat.player}): {why}")
                              for rule, why in problems])
         players.append(_player(seat.seat, seat.player, deck, catalog, cards))
     return State(cards=cards, players=players, chance=[(-1, "first")], window="setup")
+
+
+@lru_cache(maxsize=256)
+def _checked(encoded: bytes, catalog: Catalog) -> tuple[DeckList, list[tuple[str, str]]]:
+    """Resolve and check a deck once: a tournament plays each deck list many times."""
+    deck = resolve(msgspec.msgpack.decode(encoded, type=DeckList), catalog)
+    return deck, check_deck(deck, catalog)
 
 
 def _player(seat: int, name: str, deck: DeckList, catalog: Catalog,
