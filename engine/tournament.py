@@ -1,0 +1,259 @@
+"""Simulated seasons of Swiss tournaments, one binary log per match.
+
+Layout: OUT/<tournament id>/<match id>.pglog, where a tournament id is "<game prefix>-<year>-<nnn>"
+(e.g. vw-2026-001, nnn counting the season's tournaments from 001) and a match id is
+"<tournament id>-r<round>-t<table>". ".pglog" is the binary framed log of events.log.
+
+Determinism: everything derives from the season seed through `derive_seed` (tournament seeds,
+deck building, seating, match seeds), and each match is a pure function of its header (the header
+carries its seed). Rounds run in order, because round r+1 is paired from round r's results; the
+matches of one round, across every tournament of the season, run in parallel. Results are
+gathered in table order, so files and summaries are byte-identical whatever the worker count.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+
+from engine.bots import make_bot
+from engine.games import GameKit, game_ref, load_kit
+from engine.ruleset import get_ruleset
+from engine.simulate import derive_seed, play_match
+from engine.swiss import Pairing, Swiss
+from events.base import DeckList, Header, Seat
+
+LOG_SUFFIX = ".pglog"
+FORMAT = "standard"
+FIRST_ROUND_AT = time(10, 0)
+ROUND_LENGTH = timedelta(minutes=75)
+DEFAULT_START = date(2026, 1, 5)
+
+_FIRST = ("Ada", "Bruno", "Clara", "Dario", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas",
+          "Kira", "Luca", "Marta", "Nils", "Olga", "Pavel", "Rosa", "Sami", "Tereza", "Uriel",
+          "Vera", "Wim", "Yara", "Zeno")
+_LAST = ("Almeida", "Brandt", "Costa", "Dumont", "Esposito", "Falk", "Garnier", "Horvat",
+         "Ivanova", "Jensen", "Kowalski", "Lindqvist", "Moreau", "Novak", "Oliveira", "Petrov",
+         "Quast", "Rossi", "Santos", "Tanaka", "Ueda", "Varga", "Weber", "Zimmer")
+
+
+@dataclass(frozen=True)
+class SeasonConfig:
+    game: str
+    players: int
+    rounds: int
+    seed: int
+    out: Path
+    tournaments: int = 1
+    start: date | None = None
+    bots: tuple[str, ...] = ()
+    """Bot names dealt to players in turn; empty means the game's default bot."""
+    workers: int = 1
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    archetype: str
+    bot: str
+    deck: DeckList
+
+
+@dataclass(frozen=True)
+class MatchTask:
+    """Everything a worker needs to play and write one match (picklable)."""
+
+    kit_ref: str
+    header: Header
+    bots: tuple[str, ...]
+    path: str
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match_id: str
+    tournament: str
+    round: int
+    table: int
+    players: tuple[str, str]
+    winner: str | None
+    reason: str
+    rule: str
+    events: int
+    path: str
+
+
+@dataclass
+class Tournament:
+    id: str
+    index: int
+    date: date
+    seed: int
+    entrants: dict[str, Entrant]
+    swiss: Swiss
+    matches: list[MatchResult] = field(default_factory=list)
+    byes: list[tuple[int, str]] = field(default_factory=list)
+
+
+def season_dates(seed: int, count: int, start: date | None) -> list[date]:
+    """Tournament days 3 or 4 days apart, from `start` or a day of early 2026 the seed picks."""
+    day = start or DEFAULT_START + timedelta(days=derive_seed(seed, "start") % 120)
+    days = []
+    for i in range(count):
+        days.append(day)
+        day += timedelta(days=3 + derive_seed(seed, "gap", i) % 2)
+    return days
+
+
+def player_names(seed: int, count: int) -> list[str]:
+    """Distinct, readable, deterministic names ("Clara Novak"), numbered past 576 players."""
+    combos = len(_FIRST) * len(_LAST)
+    picks = random.Random(derive_seed(seed, "names")).sample(range(combos), min(count, combos))
+    names = [f"{_FIRST[p // len(_LAST)]} {_LAST[p % len(_LAST)]}" for p in picks]
+    return names + [f"Player {i + 1:04d}" for i in range(combos, count)]
+
+
+def create_tournament(cfg: SeasonConfig, kit: GameKit, index: int, day: date,
+                      names: list[str]) -> Tournament:
+    """Seat the entrants: archetypes spread evenly (dealt in a shuffled order), decks varied."""
+    seed = derive_seed(cfg.seed, "tournament", index)
+    tid = f"{kit.prefix}-{day.year}-{index + 1:03d}"
+    rng = random.Random(seed)
+    archetypes = [kit.archetypes[i % len(kit.archetypes)] for i in range(len(names))]
+    rng.shuffle(archetypes)
+    bots = cfg.bots or (kit.default_bot,)
+    entrants = {}
+    for i, (name, archetype) in enumerate(zip(names, archetypes)):
+        deck_rng = random.Random(derive_seed(seed, "deck", name))
+        deck = kit.build_deck(archetype, deck_rng, archetype)
+        entrants[name] = Entrant(name, archetype, bots[i % len(bots)], deck)
+    seeding = list(names)
+    rng.shuffle(seeding)
+    return Tournament(tid, index, day, seed, entrants, Swiss(seeding))
+
+
+def round_tasks(tour: Tournament, rnd: int, kit: GameKit, ref: str, out: Path) -> list[MatchTask]:
+    """Pair round `rnd` and describe its matches; the bye is recorded, not played."""
+    pairing: Pairing = tour.swiss.start_round()
+    if pairing.bye is not None:
+        tour.byes.append((rnd, pairing.bye))
+    tasks = []
+    for table, players in enumerate(pairing.tables, 1):
+        header = _header(tour, rnd, table, players, kit)
+        path = out / tour.id / f"{header.match_id}{LOG_SUFFIX}"
+        bots = tuple(tour.entrants[p].bot for p in players)
+        tasks.append(MatchTask(ref, header, bots, str(path)))
+    return tasks
+
+
+def _header(tour: Tournament, rnd: int, table: int, players: tuple[str, str],
+            kit: GameKit) -> Header:
+    started = datetime.combine(tour.date, FIRST_ROUND_AT, tzinfo=UTC) + ROUND_LENGTH * (rnd - 1)
+    return Header(
+        game=kit.name, ruleset=kit.ruleset, match_id=f"{tour.id}-r{rnd}-t{table}",
+        seats=[Seat(seat=i, player=p, deck=tour.entrants[p].deck) for i, p in enumerate(players)],
+        tournament=tour.id, format=FORMAT, round=rnd, table=table, started_at=started,
+        seed=derive_seed(tour.seed, "match", rnd, table),
+    )
+
+
+def run_match(task: MatchTask) -> MatchResult:
+    """Play one match and write its log; runs in a worker process."""
+    from events.log import write_log
+
+    kit = load_kit(task.kit_ref)
+    header = task.header
+    bots = {i: make_bot(name, dict(kit.bots)) for i, name in enumerate(task.bots)}
+    events, outcome = play_match(get_ruleset(header.ruleset), header, bots,
+                                 random.Random(header.seed))
+    path = Path(task.path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_log(path, header, events)
+    home, away = (s.player for s in header.seats)
+    players = (home, away)
+    winner = None if outcome.winner is None else players[outcome.winner]
+    return MatchResult(header.match_id, header.tournament or "", header.round or 0,
+                       header.table or 0, players, winner, outcome.reason, outcome.rule,
+                       len(events), task.path)
+
+
+def run_season(cfg: SeasonConfig,
+               on_result: Callable[[MatchResult], None] | None = None) -> list[Tournament]:
+    """Play every tournament of the season, round by round, matches of a round in parallel."""
+    _validate(cfg)
+    ref = game_ref(cfg.game)
+    kit = load_kit(ref)
+    for bot in cfg.bots:
+        make_bot(bot, dict(kit.bots))
+    names = player_names(cfg.seed, cfg.players)
+    days = season_dates(cfg.seed, cfg.tournaments, cfg.start)
+    tours = [create_tournament(cfg, kit, i, d, names) for i, d in enumerate(days)]
+    by_id = {t.id: t for t in tours}
+    with _mapper(cfg.workers) as map_:
+        for rnd in range(1, cfg.rounds + 1):
+            tasks = [task for t in tours for task in round_tasks(t, rnd, kit, ref, cfg.out)]
+            for result in map_(run_match, tasks):
+                tour = by_id[result.tournament]
+                home, away = result.players
+                tour.swiss.record(home, away, result.winner)
+                tour.matches.append(result)
+                if on_result:
+                    on_result(result)
+    return tours
+
+
+def matches_per_season(cfg: SeasonConfig) -> int:
+    return cfg.tournaments * cfg.rounds * (cfg.players // 2)
+
+
+def _validate(cfg: SeasonConfig) -> None:
+    if cfg.players < 2:
+        raise ValueError(f"a tournament needs at least 2 players, not {cfg.players}")
+    if cfg.rounds < 1 or cfg.tournaments < 1:
+        raise ValueError("rounds and tournaments must be at least 1")
+    if cfg.tournaments > 999:
+        raise ValueError("at most 999 tournaments per season (ids are numbered 001..999)")
+
+
+@contextmanager
+def _mapper(workers: int) -> Iterator[Callable[..., Iterable[Any]]]:
+    """An ordered map: in-process for one worker, over a process pool otherwise."""
+    if workers <= 1:
+        yield map
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield lambda fn, items: pool.map(fn, items, chunksize=max(1, len(items) // (4 * workers)))
+
+
+def summary(cfg: SeasonConfig, tours: list[Tournament]) -> dict[str, Any]:
+    """The machine-readable account of a season (`simulate --json`)."""
+    return {
+        "game": cfg.game, "seed": cfg.seed, "players": cfg.players, "rounds": cfg.rounds,
+        "out": str(cfg.out),
+        "tournaments": [_tournament_summary(t) for t in tours],
+    }
+
+
+def _tournament_summary(tour: Tournament) -> dict[str, Any]:
+    return {
+        "id": tour.id, "date": tour.date.isoformat(), "seed": tour.seed,
+        "standings": standings(tour),
+        "byes": [{"round": r, "player": p} for r, p in tour.byes],
+        "matches": [asdict(m) | {"players": list(m.players)} for m in tour.matches],
+    }
+
+
+def standings(tour: Tournament) -> list[dict[str, Any]]:
+    rows = []
+    for rank, rec in enumerate(tour.swiss.standings(), 1):
+        entrant = tour.entrants[rec.name]
+        rows.append({"rank": rank, "player": rec.name, "archetype": entrant.archetype,
+                     "bot": entrant.bot, "points": rec.points, "wins": rec.wins,
+                     "losses": rec.losses, "draws": rec.draws, "byes": rec.byes,
+                     "omw": round(tour.swiss.omw(rec.name), 4)})
+    return rows

@@ -1,0 +1,76 @@
+"""What the subcommands share: exit codes, the user-error type, log loading and JSON output."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from engine.ruleset import OMNISCIENT, SPECTATOR, Perspective
+from events.base import Header
+
+OK, FOUND_PROBLEMS, USER_ERROR = 0, 1, 2
+
+
+class UserError(Exception):
+    """Something the person asked for cannot be done as asked: one line, no traceback."""
+
+    def __init__(self, message: str, code: int = USER_ERROR) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class BadLog(UserError):
+    """A log that cannot be read: damaged, cut short, or of a game this build does not know."""
+
+    def __init__(self, path: Path, reason: str, seq: int | None = None) -> None:
+        where = f"record {seq}: " if seq is not None else ""
+        super().__init__(f"{path}: {where}{reason}")
+        self.path, self.reason, self.seq = path, reason, seq
+
+
+def load_log(path: str | Path) -> Any:
+    """Read a log, binary or JSON lines (events.log.LogFile: header, events, torn); damage raises
+    BadLog naming the file and the record."""
+    path = Path(path)
+    if not path.is_file():
+        raise UserError(f"{path}: no such log file")
+    from events.jsonl import load_log as read_either
+    from events.log import LogCorrupt, LogError
+
+    try:
+        return read_either(path)
+    except LogCorrupt as err:
+        raise BadLog(path, f"corrupt at byte {err.offset}: {err.reason}", err.seq) from err
+    except LogError as err:
+        raise BadLog(path, str(err).removeprefix(f"{path}: ")) from err
+    except ValueError as err:  # unknown game, schema too new, undecodable header
+        raise BadLog(path, str(err).removeprefix(f"{path}: ")) from err
+
+
+def parse_perspective(text: str, header: Header | None = None) -> Perspective:
+    """A seat number, a player's name from the header, 'organiser' or 'spectator'."""
+    lowered = text.strip().lower()
+    if lowered in (OMNISCIENT, "organizer", "all"):
+        return OMNISCIENT
+    if lowered == SPECTATOR:
+        return SPECTATOR
+    seats = header.seats if header else []
+    if lowered.isdigit() and (not seats or int(lowered) in {s.seat for s in seats}):
+        return int(lowered)
+    for seat in seats:
+        if seat.player.lower() == lowered:
+            return seat.seat
+    known = ", ".join([OMNISCIENT, SPECTATOR] + [f"{s.seat} ({s.player})" for s in seats])
+    raise UserError(f"unknown perspective {text!r}; choose one of: {known}")
+
+
+def print_json(data: Any) -> None:
+    """JSON on stdout for scripts: builtins via msgspec (structs, datetimes), stable key order."""
+    print(json.dumps(msgspec.to_builtins(data), indent=2, ensure_ascii=False))
+
+
+def print_json_line(data: Any) -> None:
+    sys.stdout.write(msgspec.json.encode(data).decode() + "\n")

@@ -1,0 +1,163 @@
+"""`postgame replay`: step through a log as one perspective sees it."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from engine.games import UnknownGame, get_game
+from engine.replay import IllegalEvent, Replay, replay_log
+from engine.ruleset import OMNISCIENT, Perspective, Ruleset, UnknownRuleset, get_ruleset
+from postgame.commands.common import OK, UserError, load_log, parse_perspective, print_json
+from postgame.render import (
+    BoardRenderer,
+    StepPrinter,
+    board_text,
+    chance_at,
+    outcome_text,
+    step_json,
+    step_text,
+)
+
+EXAMPLES = """\
+examples:
+  postgame replay out/sim/vw-2026-001/vw-2026-001-r1-t1.pglog           # interactive on a TTY
+  postgame replay match.pglog --turn 3 --as 1                           # turn 3 as seat 1 sees it
+  postgame replay match.pglog --step 40 --as spectator --json
+  postgame replay match.pglog > transcript.txt                          # every step, as text
+
+Interactive keys: n or Enter next, p prev, g N go to step N, t N go to turn N,
+a SEAT see as SEAT (a number, a player name, organiser or spectator), q quit.
+"""
+HELP_LINE = "n/Enter next · p prev · g N step · t N turn · a SEAT perspective · q quit"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "replay", help="show a log step by step, as a seat, a spectator or the organiser sees it",
+        description="Replay a log through its rules and show the board and what changed.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("log", help="a .pglog or .jsonl log")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--step", type=int, help="show this step (0 = after setup)")
+    where.add_argument("--turn", type=int, help="show the first step of this turn")
+    p.add_argument("--as", dest="perspective", default=OMNISCIENT,
+                   help="SEAT number, player name, organiser (default) or spectator")
+    p.add_argument("--json", action="store_true", help="JSON (one object per line for all steps)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    log = load_log(args.log)
+    if log.torn:
+        print(f"{log.path}: warning: ignoring a torn tail of {log.torn.cut} bytes after record "
+              f"{log.torn.seq - 1}", file=sys.stderr)
+    ruleset = _ruleset(log.header.ruleset, log.path)
+    perspective = parse_perspective(args.perspective, log.header)
+    renderer = _renderer(log.header.game)
+    if args.step is None and args.turn is None and not _interactive():
+        printer = StepPrinter(ruleset, len(log.events), perspective, renderer, args.json,
+                              sys.stdout.write)
+        _checked(lambda: replay_log(ruleset, log.header, log.events, printer), log.path)
+        return OK
+    replay: Replay = _checked(lambda: Replay(ruleset, log.header, log.events), log.path)
+    if args.step is None and args.turn is None:
+        return Viewer(replay, perspective, renderer).loop()
+    _go(replay, "g" if args.turn is None else "t",
+        args.step if args.turn is None else args.turn)
+    if args.json:
+        print_json(_step_data(replay, perspective))
+    else:
+        print(_step_block(replay, perspective, renderer))
+    return OK
+
+
+def _ruleset(key: str, path: Any) -> Ruleset:
+    try:
+        return get_ruleset(key)
+    except UnknownRuleset as err:
+        raise UserError(f"{path}: {err}") from err
+
+
+def _renderer(game: str) -> BoardRenderer | None:
+    try:
+        return get_game(game).render_text
+    except UnknownGame:
+        return None
+
+
+def _checked(build: Any, path: Any) -> Any:
+    try:
+        return build()
+    except IllegalEvent as err:
+        raise UserError(f"{path}: seq {err.seq}: {err.rule}: {err.reason}") from err
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _go(replay: Replay, key: str, n: int) -> None:
+    """Seek by step ('g') or turn ('t'), turning range errors into user errors."""
+    try:
+        replay.seek(n) if key == "g" else replay.seek_turn(n)
+    except IndexError as err:
+        raise UserError(f"{err} (the log has {len(replay)} events)") from err
+    except KeyError as err:
+        raise UserError(str(err.args[0])) from err
+
+
+def _step_data(replay: Replay, perspective: Perspective) -> dict[str, Any]:
+    view = replay.ruleset.view(replay.state, perspective)
+    return step_json(replay.step, len(replay), replay.turn, replay.event, replay.changes, view,
+                     perspective, chance_at(replay))
+
+
+def _step_block(replay: Replay, perspective: Perspective, renderer: BoardRenderer | None) -> str:
+    board = board_text(replay.ruleset.view(replay.state, perspective), renderer)
+    text = step_text(replay.step, len(replay), replay.turn, replay.event, replay.changes, board,
+                     perspective, chance_at(replay))
+    if replay.step == len(replay):
+        text += f"end: {outcome_text(replay.outcome)}\n"
+    return text
+
+
+class Viewer:
+    """The interactive loop: one command a line, so it works in any terminal and in tests."""
+
+    def __init__(self, replay: Replay, perspective: Perspective,
+                 renderer: BoardRenderer | None) -> None:
+        self.replay, self.perspective, self.renderer = replay, perspective, renderer
+        replay.seek(0)
+
+    def loop(self) -> int:
+        print(HELP_LINE)
+        print(_step_block(self.replay, self.perspective, self.renderer))
+        while True:
+            try:
+                line = input(f"[{self.replay.step}/{len(self.replay)}] > ").strip()
+            except EOFError:
+                return OK
+            if line in ("q", "quit"):
+                return OK
+            try:
+                self.command(line)
+            except UserError as err:
+                print(err)
+                continue
+            print(_step_block(self.replay, self.perspective, self.renderer))
+
+    def command(self, line: str) -> None:
+        key, _, arg = line.partition(" ")
+        if key in ("", "n"):
+            _go(self.replay, "g", min(self.replay.step + 1, len(self.replay)))
+        elif key == "p":
+            _go(self.replay, "g", max(self.replay.step - 1, 0))
+        elif key in ("g", "t"):
+            if not arg.strip().lstrip("-").isdigit():
+                raise UserError(f"'{key}' needs a number, e.g. '{key} 12'")
+            _go(self.replay, key, int(arg))
+        elif key == "a":
+            self.perspective = parse_perspective(arg, self.replay.header)
+        else:
+            raise UserError(f"unknown key {key!r}: {HELP_LINE}")

@@ -1,0 +1,185 @@
+"""Text and JSON renderings of a replay step, as one perspective may see it.
+
+Hidden information stays hidden in every rendering: a Change whose `secret_to` names another seat
+loses its card, and a chance outcome (a shuffle order, a die roll) shows only its kind and seat to
+anyone but the organiser. Boards use the game's own renderer (GameKit.render_text) when it has
+one, else a generic outline of the view dict.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from engine.replay import Replay, ReplayVisitor
+from engine.ruleset import CHANCE, OMNISCIENT, Change, Outcome, Perspective, Ruleset
+from events.base import Header
+
+BoardRenderer = Callable[[dict[str, Any]], str]
+
+
+def render_view(view: Any, indent: int = 0) -> str:
+    """A readable outline of any JSON-able view: nested maps indent, short lists stay inline."""
+    return "\n".join(_outline(view, indent))
+
+
+def _outline(value: Any, indent: int) -> list[str]:
+    pad = "  " * indent
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            if _inline(item):
+                lines.append(f"{pad}{key}: {_scalar(item)}")
+            else:
+                lines += [f"{pad}{key}:", *_outline(item, indent + 1)]
+        return lines
+    if isinstance(value, list) and not _inline(value):
+        lines = []
+        for item in value:
+            inner = _outline(item, indent + 1)
+            lines.append(f"{pad}- {inner[0].lstrip()}" if inner else f"{pad}-")
+            lines += inner[1:]
+        return lines
+    return [f"{pad}{_scalar(value)}"]
+
+
+def _inline(value: Any) -> bool:
+    if isinstance(value, dict):
+        return not value
+    if isinstance(value, list):
+        return all(not isinstance(v, (dict, list)) for v in value) and len(str(value)) <= 80
+    return True
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    if value is None:
+        return "-"
+    return str(value) if not isinstance(value, dict) else "{}"
+
+
+def is_hidden(change: Change, perspective: Perspective) -> bool:
+    return change.secret_to is not None and perspective not in (OMNISCIENT, change.secret_to)
+
+
+def mask_change(change: Change, perspective: Perspective) -> Change:
+    """The change as `perspective` may see it: the card of someone else's secret is removed."""
+    if not is_hidden(change, perspective):
+        return change
+    return msgspec.structs.replace(change, card=None, name=None)
+
+
+def change_text(change: Change, perspective: Perspective) -> str:
+    parts = [change.kind]
+    if change.seat is not None:
+        parts.append(f"seat {change.seat}")
+    if is_hidden(change, perspective):
+        parts.append("(hidden card)")
+    elif change.name is not None or change.card is not None:
+        parts.append(" ".join(p for p in (change.name, f"#{change.card}"
+                                          if change.card is not None else None) if p))
+    if change.cell is not None:
+        parts.append(f"at {tuple(change.cell)}")
+    if change.amount is not None:
+        parts.append(f"amount={change.amount}")
+    if change.text:
+        parts.append(f"- {change.text}")
+    return " ".join(parts)
+
+
+def event_data(event: Any, hidden: bool) -> dict[str, Any]:
+    data = msgspec.to_builtins(event)
+    if not isinstance(data, dict):
+        return {"value": data}
+    if hidden:
+        return {k: v for k, v in data.items() if k in ("type", "seat")} | {"hidden": True}
+    return data
+
+
+def event_text(event: Any, hidden: bool) -> str:
+    data = event_data(event, hidden)
+    kind = data.pop("type", type(event).__name__)
+    seat = data.pop("seat", None)
+    who = f"seat {seat} " if seat is not None else ""
+    if data.pop("hidden", False):
+        return f"{who}{kind} (details hidden)"
+    args = " ".join(f"{k}={_scalar(v)}" for k, v in data.items())
+    return f"{who}{kind} {args}".rstrip()
+
+
+def outcome_text(outcome: Outcome | None) -> str:
+    if outcome is None:
+        return "the log stops before the match ends"
+    who = "draw" if outcome.winner is None else f"seat {outcome.winner} wins"
+    return f"{who}: {outcome.reason} ({outcome.rule})"
+
+
+def board_text(view: dict[str, Any], renderer: BoardRenderer | None) -> str:
+    return renderer(view) if renderer else render_view(view)
+
+
+def step_text(seq: int, total: int, turn: int, event: Any, changes: list[Change],
+              board: str, perspective: Perspective, chance: bool) -> str:
+    """One step as a block: heading with the event, what changed, then the board."""
+    hidden = chance and perspective != OMNISCIENT
+    head = f"step {seq}/{total} · turn {turn}"
+    head += f" · {event_text(event, hidden)}" if event is not None else " · setup"
+    lines = [head] + [f"  > {change_text(c, perspective)}" for c in changes]
+    return "\n".join(lines + [board, ""])
+
+
+def step_json(seq: int, total: int, turn: int, event: Any, changes: list[Change],
+              view: dict[str, Any], perspective: Perspective, chance: bool) -> dict[str, Any]:
+    hidden = chance and perspective != OMNISCIENT
+    return {
+        "step": seq, "steps": total, "turn": turn, "perspective": perspective,
+        "event": None if event is None else event_data(event, hidden),
+        "changes": [msgspec.to_builtins(mask_change(c, perspective)) for c in changes],
+        "view": view,
+    }
+
+
+def chance_at(replay: Replay) -> bool:
+    """Whether the event of the replay's current step was a chance outcome (to_move before it)."""
+    step = replay.step
+    if step == 0:
+        return False
+    replay.seek(step - 1)
+    chance = replay.ruleset.to_move(replay.state) == CHANCE
+    replay.seek(step)
+    return chance
+
+
+class StepPrinter(ReplayVisitor):
+    """Prints every step of a log as it is replayed (the non-interactive `postgame replay`)."""
+
+    def __init__(self, ruleset: Ruleset, total: int, perspective: Perspective,
+                 renderer: BoardRenderer | None, as_json: bool,
+                 write: Callable[[str], object]) -> None:
+        self.ruleset, self.total, self.perspective = ruleset, total, perspective
+        self.renderer, self.as_json, self.write = renderer, as_json, write
+        self._chance_next = False
+
+    def begin(self, header: Header, state: Any) -> None:
+        self._emit(0, None, [], state)
+
+    def step(self, seq: int, event: Any, changes: list[Change], state: Any) -> None:
+        self._emit(seq, event, changes, state)
+
+    def end(self, state: Any, outcome: Outcome | None) -> None:
+        if not self.as_json:
+            self.write(f"end: {outcome_text(outcome)}\n")
+
+    def _emit(self, seq: int, event: Any, changes: list[Change], state: Any) -> None:
+        chance, turn = self._chance_next, self.ruleset.turn(state)
+        self._chance_next = self.ruleset.to_move(state) == CHANCE
+        view = self.ruleset.view(state, self.perspective)
+        if self.as_json:
+            data = step_json(seq, self.total, turn, event, changes, view, self.perspective, chance)
+            self.write(msgspec.json.encode(data).decode() + "\n")
+        else:
+            board = board_text(view, self.renderer)
+            self.write(step_text(seq, self.total, turn, event, changes, board,
+                                 self.perspective, chance) + "\n")
