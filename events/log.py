@@ -1,0 +1,495 @@
+"""The binary match log: one file per match, a header record then one record per event.
+
+Each record is a frame ``[u32 length][u32 crc32 of payload][payload]`` (little-endian), the payload
+being the msgpack encoding of ``events.base.Record``: its sequence number (0 for the header), the
+blake2b-128 hash of the previous record's whole frame (16 zero bytes before the header), and the
+body. The CRC catches damage to one record; the hash chain catches a record rewritten with a fresh
+CRC, since the next record still names the old bytes; ``LogFile.head`` seals the last one.
+
+How damage is told from a crash (the reader never guesses a record's content):
+
+- A torn tail is what a crash mid-append leaves: after the last whole record, an incomplete frame
+  header, or a frame whose length runs past the end of the file while the bytes present are only a
+  beginning of a msgpack value (msgpack is self-delimiting, so a whole record there means the
+  length field itself was damaged), or only zero bytes (file systems may zero-fill a crashed
+  write). It is reported as ``TornTail`` and cut back by ``repair_log``, never kept.
+- Anything else is ``LogCorrupt`` at that record: a CRC mismatch, an undecodable payload, a wrong
+  sequence number or hash. That includes the last record: a complete frame with a bad CRC is not
+  a crash pattern (appends write the frame header and payload together), so it is reported, not
+  cut; cutting it would silently drop a record that may only have one flipped bit.
+
+A single flipped bit is always caught: CRC-32 detects every single-bit error in a payload, a bad
+length either fails the CRC or fails to decode (a shorter window truncates the msgpack value, a
+longer one leaves trailing bytes) or runs past the end with a whole value inside.
+
+Crash atomicity is per record: a crash in the middle of a batch append may leave its first
+records whole, and they are read back as such (each was checked before the write).
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import gc
+import hashlib
+import os
+import secrets
+import struct
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+from events import games, upcast
+from events.base import SCHEMA_VERSION, Header, Record
+
+FRAME = struct.Struct("<II")
+HASH_SIZE = 16
+GENESIS = bytes(HASH_SIZE)
+"""The prev of record 0."""
+
+Check = Callable[[Header, Sequence[Any], Sequence[Any]], None]
+"""check(header, existing events, new events): raises to refuse an append before it is written."""
+
+
+class LogError(ValueError):
+    """A match log cannot be used as asked; the message names the file."""
+
+    def __init__(self, path: str | Path, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+
+
+class LogCorrupt(LogError):
+    """A record is damaged or out of place: the log must not be trusted past it."""
+
+    def __init__(self, path: str | Path, seq: int, offset: int, reason: str) -> None:
+        super().__init__(path, f"record {seq} at byte {offset} is corrupt: {reason}")
+        self.seq, self.offset, self.reason = seq, offset, reason
+
+
+class NoHeader(LogCorrupt):
+    """The file ends before its header record does: empty, or a crash while it was created."""
+
+    def __init__(self, path: str | Path, size: int) -> None:
+        super().__init__(path, 0, 0, f"no whole header record in the file's {size} bytes "
+                                     "(empty or cut short); it holds no match")
+
+
+class ConcurrencyError(LogError):
+    """Someone else appended first: re-read the log and decide again."""
+
+    def __init__(self, path: str | Path, expected: int, actual: int) -> None:
+        super().__init__(path, f"expected to append at seq {expected}, but the log's next "
+                               f"seq is {actual}")
+        self.expected, self.actual = expected, actual
+
+
+class TornTailError(LogError):
+    """Appending after a torn tail would bury it mid-file, where it reads as corruption."""
+
+
+@dataclass(frozen=True)
+class TornTail:
+    """The bytes a crash left after the last whole record; offset is where that record ends."""
+
+    offset: int
+    cut: int
+    seq: int
+    """The seq the torn record would have had."""
+
+
+@dataclass(frozen=True)
+class LogFile:
+    """A match log as read: header (in today's schema) and events, up to the last whole record."""
+
+    path: Path
+    header: Header
+    events: list[Any]
+    head: bytes
+    """Hash of the last whole record's frame: store it elsewhere to seal the log."""
+    torn: TornTail | None = None
+    schema: int = SCHEMA_VERSION
+    """The schema the file was written with (the header has been upcast from it)."""
+
+    @property
+    def next_seq(self) -> int:
+        return len(self.events) + 1
+
+
+# Encoding ------------------------------------------------------------------------------------
+
+def frame(payload: bytes) -> bytes:
+    return FRAME.pack(len(payload), zlib.crc32(payload)) + payload
+
+
+def frame_hash(data: bytes | memoryview) -> bytes:
+    return hashlib.blake2b(data, digest_size=HASH_SIZE).digest()
+
+
+def _header_frame(header: Header, path: str | Path) -> bytes:
+    """Encode the header, refusing one that could not be read back."""
+    if not isinstance(header, Header):
+        raise LogError(path, f"the header must be an events.base.Header, not {type(header)}")
+    try:
+        games.event_union(header.game)
+    except games.UnknownGame:
+        raise games.UnknownGame(header.game, path) from None
+    if header.schema != SCHEMA_VERSION:
+        header = msgspec.structs.replace(header, schema=SCHEMA_VERSION)
+    payload = games.ENCODER.encode(Record(seq=0, prev=GENESIS, body=header))
+    try:
+        games.HEADER_MSGPACK.decode(payload)
+    except msgspec.DecodeError as e:
+        raise LogError(path, f"the header cannot be written: {e}") from None
+    return frame(payload)
+
+
+def _event_records(path: str | Path, game: str, events: Iterable[Any], seq: int, prev: bytes
+                   ) -> Iterator[tuple[Record[Any], bytes]]:
+    """(record, frame) for events from seq on, refusing any not of this game or not decodable."""
+    kinds, decode, encode = games.event_types(game), games.msgpack_decoder(game).decode, \
+        games.ENCODER.encode
+    for event in events:
+        if not isinstance(event, kinds):
+            raise LogError(path, f"record {seq}: {type(event).__name__} is not a {game} event")
+        record = Record(seq=seq, prev=prev, body=event)
+        payload = encode(record)
+        try:
+            decode(payload)
+        except msgspec.DecodeError as e:
+            raise LogError(path, f"record {seq} cannot be written: {e}") from None
+        data = frame(payload)
+        yield record, data
+        prev, seq = frame_hash(data), seq + 1
+
+
+def encode_records(header: Header, events: Iterable[Any], path: str | Path = "<log>"
+                   ) -> Iterator[tuple[Record[Any], bytes]]:
+    """Each record of a log with its frame, header first, exactly as write_log stores them."""
+    first = _header_frame(header, path)
+    yield games.HEADER_MSGPACK.decode(first[FRAME.size:]), first
+    yield from _event_records(path, header.game, events, 1, frame_hash(first))
+
+
+def encode_log(header: Header, events: Iterable[Any], path: str | Path = "<log>"
+               ) -> tuple[bytes, bytes]:
+    """The bytes of a whole log and its head hash."""
+    frames = [data for _, data in encode_records(header, events, path)]
+    return b"".join(frames), frame_hash(frames[-1])
+
+
+# Reading -------------------------------------------------------------------------------------
+
+def read_log(path: str | Path, *, verify_chain: bool = True) -> LogFile:
+    """Read and check a whole log under a shared lock (so a concurrent append is not a torn tail).
+
+    verify_chain=False is the fast path for bulk analytics: CRC, typed decoding and sequence
+    numbers are still checked, the hash chain is not (it costs about as much as decoding).
+    """
+    with _locked(path, "rb", fcntl.LOCK_SH) as f:
+        data = f.read()
+    return decode_log(data, path, verify_chain=verify_chain)
+
+
+def decode_log(data: bytes, path: str | Path = "<bytes>", *, verify_chain: bool = True
+               ) -> LogFile:
+    """Check and decode the bytes of a log; path only names it in errors."""
+    header, schema, pos = _decode_header(path, data)
+    decode = _event_decoder(path, header.game, schema)
+    with _gc_paused():
+        events, pos, last = _events(path, data, pos, frame_hash(memoryview(data)[:pos]), decode,
+                                    verify_chain)
+    torn = _tail(path, data, pos, len(events) + 1) if pos < len(data) else None
+    return LogFile(Path(path), header, events, frame_hash(memoryview(data)[last:pos]), torn,
+                   schema)
+
+
+def _events(path: str | Path, data: bytes, pos: int, prev: bytes,
+            decode: Callable[[memoryview], Any], chain: bool) -> tuple[list[Any], int, int]:
+    """Events from pos, checked; stops at the first frame that is not whole (see _tail).
+
+    Returns (events, where whole records end, where the last one starts). Hot loop: one slice
+    per frame, names bound locally.
+    """
+    view, end, seq, last = memoryview(data), len(data), 1, 0
+    events: list[Any] = []
+    add, unpack, crc32 = events.append, FRAME.unpack_from, zlib.crc32
+    fresh_hash = hashlib.blake2b(digest_size=HASH_SIZE).copy  # a copy skips parsing the options
+    while pos + 8 <= end:
+        length, crc = unpack(data, pos)
+        stop = pos + 8 + length
+        if stop > end or not length:
+            break
+        payload = view[pos + 8:stop]
+        if crc32(payload) != crc:
+            raise LogCorrupt(path, seq, pos, "CRC mismatch")
+        try:
+            record = decode(payload)
+        except (msgspec.DecodeError, upcast.UpcastError) as e:
+            raise LogCorrupt(path, seq, pos, f"undecodable payload: {e}") from None
+        if record.seq != seq or (chain and record.prev != prev):
+            raise _misplaced(path, seq, pos, record.seq)
+        if chain:
+            hashed = fresh_hash()
+            hashed.update(view[pos:stop])
+            prev = hashed.digest()
+        add(record.body)
+        last, pos, seq = pos, stop, seq + 1
+    return events, pos, last
+
+
+def _misplaced(path: str | Path, seq: int, pos: int, says: int) -> LogCorrupt:
+    if says != seq:
+        return LogCorrupt(path, seq, pos, f"it says it is record {says}")
+    return LogCorrupt(path, seq, pos, "its prev hash does not match the record before it")
+
+
+def _decode_header(path: str | Path, data: bytes) -> tuple[Header, int, int]:
+    """Record 0, upcast to today's schema: (header, stored schema, where it ends)."""
+    length, crc = FRAME.unpack_from(data) if len(data) >= FRAME.size else (0, 0)
+    stop = FRAME.size + length
+    if not length or stop > len(data):
+        _tail(path, data, 0, 0)  # raises if these bytes are damage rather than a cut
+        raise NoHeader(path, len(data))
+    payload = memoryview(data)[FRAME.size:stop]
+    if zlib.crc32(payload) != crc:
+        raise LogCorrupt(path, 0, 0, "CRC mismatch")
+    try:
+        record, schema = _header_record(path, payload)
+    except msgspec.DecodeError as e:
+        raise LogCorrupt(path, 0, 0, f"undecodable payload: {e}") from None
+    if record.seq != 0:
+        raise LogCorrupt(path, 0, 0, f"it says it is record {record.seq}")
+    if record.prev != GENESIS:
+        raise LogCorrupt(path, 0, 0, "the header's prev hash is not all zeros")
+    return record.body, schema, stop
+
+
+def _header_record(path: str | Path, payload: memoryview) -> tuple[Record[Header], int]:
+    """Decode the header record and its stored schema, upcasting an old layout from raw form."""
+    raw = msgspec.msgpack.decode(payload)
+    if not (isinstance(raw, list) and len(raw) == 3):
+        raise msgspec.DecodeError("the header record is not a [seq, prev, body] array")
+    try:
+        schema = upcast.schema_of(raw[2])
+        if schema == SCHEMA_VERSION:
+            return games.HEADER_MSGPACK.decode(payload), schema
+        raw[2] = upcast.upcast_header(raw[2])
+    except upcast.UpcastError as e:
+        raise LogError(path, f"cannot read the header: {e}") from None
+    return msgspec.convert(raw, Record[Header]), schema
+
+
+def _event_decoder(path: str | Path, game: str, schema: int) -> Callable[[memoryview], Any]:
+    """The cached typed decoder, or, for events of an older schema, decode raw then upcast."""
+    try:
+        decoder = games.msgpack_decoder(game)
+    except games.UnknownGame:
+        raise games.UnknownGame(game, path) from None
+    if not upcast.events_change(schema):
+        return decoder.decode
+    target = games.record_type(game)
+
+    def decode(payload: memoryview) -> Any:
+        raw = msgspec.msgpack.decode(payload)
+        if not (isinstance(raw, list) and len(raw) == 3 and isinstance(raw[2], dict)):
+            raise msgspec.DecodeError("not a [seq, prev, event] record")
+        raw[2] = upcast.upcast_event(game, raw[2], schema)
+        return msgspec.convert(raw, target)
+    return decode
+
+
+def _tail(path: str | Path, data: bytes, pos: int, seq: int) -> TornTail:
+    """Tell a crash's torn tail from damage, for the bytes from pos that hold no whole record."""
+    rest = len(data) - pos
+    if data.count(0, pos) == rest or rest < 8:
+        return TornTail(pos, rest, seq)
+    length, _ = FRAME.unpack_from(data, pos)
+    if not length:
+        raise LogCorrupt(path, seq, pos, "its frame has length 0")
+    if _msgpack_end(data, pos + 8) is None:
+        return TornTail(pos, rest, seq)
+    raise LogCorrupt(path, seq, pos, f"its frame claims {length} bytes, past the end of the "
+                                     "file, but a whole record is there: the length is damaged")
+
+
+# msgpack: (bytes of fixed content) for scalars; (width of a length field, extra bytes) for
+# str/bin/ext; (width of a count field, values per count) for arrays and maps.
+_FIXED = {0xc0: 0, 0xc2: 0, 0xc3: 0, 0xca: 4, 0xcb: 8, 0xcc: 1, 0xcd: 2, 0xce: 4, 0xcf: 8,
+          0xd0: 1, 0xd1: 2, 0xd2: 4, 0xd3: 8, 0xd4: 2, 0xd5: 3, 0xd6: 5, 0xd7: 9, 0xd8: 17}
+_SIZED = {0xc4: (1, 0), 0xc5: (2, 0), 0xc6: (4, 0), 0xc7: (1, 1), 0xc8: (2, 1), 0xc9: (4, 1),
+          0xd9: (1, 0), 0xda: (2, 0), 0xdb: (4, 0)}
+_COUNTED = {0xdc: (2, 1), 0xdd: (4, 1), 0xde: (2, 2), 0xdf: (4, 2)}
+
+
+def _msgpack_end(data: bytes, pos: int) -> int | None:
+    """Where the msgpack value at pos ends; None if data stops first (a prefix of a value).
+
+    An invalid type byte answers its own position: such bytes are no prefix of any record.
+    """
+    pending = 1
+    while pending:
+        if pos >= len(data):
+            return None
+        kind, pos, pending = data[pos], pos + 1, pending - 1
+        if kind <= 0x7f or kind >= 0xe0:
+            continue
+        if kind <= 0x9f:
+            pending += (kind & 0x0f) * (2 if kind <= 0x8f else 1)
+        elif kind <= 0xbf:
+            pos += kind & 0x1f
+        elif kind in _FIXED:
+            pos += _FIXED[kind]
+        elif kind in _SIZED or kind in _COUNTED:
+            width, times = _SIZED.get(kind) or _COUNTED[kind]
+            if pos + width > len(data):
+                return None
+            size, pos = int.from_bytes(data[pos:pos + width], "big"), pos + width
+            pos, pending = (pos + size + times, pending) if kind in _SIZED \
+                else (pos, pending + size * times)
+        else:
+            return pos - 1
+    return pos if pos <= len(data) else None
+
+
+# Writing -------------------------------------------------------------------------------------
+
+def create_log(path: str | Path, header: Header) -> bytes:
+    """Start a match log holding only its header; refuses to replace an existing file.
+
+    The file appears whole or not at all (written aside, then hard-linked into place), so a crash
+    never leaves a log without a header. Returns the head hash.
+    """
+    data = _header_frame(header, path)
+    write_file_atomically(path, data, replace=False)
+    return frame_hash(data)
+
+
+def write_log(path: str | Path, header: Header, events: Iterable[Any]) -> bytes:
+    """Write a whole log at once (the simulator's way), replacing any file there atomically."""
+    data, head = encode_log(header, events, path)
+    write_file_atomically(path, data, replace=True)
+    return head
+
+
+def append_events(path: str | Path, events: Iterable[Any], *, expected_seq: int,
+                  check: Check | None = None) -> int:
+    """Append events as records expected_seq, expected_seq + 1, ...; all of them or none.
+
+    Under an exclusive lock for the whole call: the log is read and verified, expected_seq is
+    compared with its next seq (ConcurrencyError), then check may refuse the batch by raising,
+    and only then are the records written in one write and fsynced. Returns the next seq.
+    """
+    batch = list(events)
+    with _locked(path, "r+b", fcntl.LOCK_EX) as f:
+        log = decode_log(f.read(), path)
+        if log.torn is not None:
+            raise TornTailError(path, f"a torn tail of {log.torn.cut} bytes at byte "
+                                      f"{log.torn.offset} must be cut first (repair_log)")
+        if log.next_seq != expected_seq:
+            raise ConcurrencyError(path, expected_seq, log.next_seq)
+        if check is not None:
+            check(log.header, log.events, batch)
+        data = b"".join(framed for _, framed in
+                        _event_records(path, log.header.game, batch, log.next_seq, log.head))
+        _write_at(f.fileno(), data, f.seek(0, os.SEEK_END))
+    return log.next_seq + len(batch)
+
+
+def repair_log(path: str | Path) -> TornTail | None:
+    """Cut a torn tail back to the last whole record, under the lock; returns what was cut.
+
+    Corruption is not repaired: it raises LogCorrupt, since cutting there would drop whole records.
+    """
+    with _locked(path, "r+b", fcntl.LOCK_EX) as f:
+        torn = decode_log(f.read(), path).torn
+        if torn is not None:
+            os.ftruncate(f.fileno(), torn.offset)
+            os.fsync(f.fileno())
+    return torn
+
+
+def write_file_atomically(path: str | Path, data: bytes, *, replace: bool) -> None:
+    """Write aside in the same directory, fsync, then rename (or link, to refuse overwriting)."""
+    path = Path(path)
+    temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        _write_at(fd, data, 0)
+        os.close(fd)
+        fd = -1
+        if replace:
+            os.replace(temp, path)
+        else:
+            _link_new(temp, path)
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp)
+    _fsync_dir(path.parent)
+
+
+def _link_new(temp: Path, path: Path) -> None:
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, "a match log is already there; not replacing it",
+                              str(path)) from None
+
+
+def _write_at(fd: int, data: bytes, offset: int) -> None:
+    """Write all of data at offset and fsync; on any failure, cut the file back to offset."""
+    view, done = memoryview(data), 0
+    try:
+        while done < len(data):
+            done += os.pwrite(fd, view[done:], offset + done)
+        os.fsync(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, offset)
+        raise
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Make a new or renamed entry durable: the rename itself lives in the directory."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def _locked(path: str | Path, mode: str, how: int) -> Iterator[IO[bytes]]:
+    """Open and flock path; if it was replaced while we waited, lock the new file instead."""
+    while True:
+        with open(path, mode) as f:
+            fcntl.flock(f.fileno(), how)
+            mine, now = os.fstat(f.fileno()), _stat_or_none(path)
+            if now is not None and (mine.st_ino, mine.st_dev) == (now.st_ino, now.st_dev):
+                yield f
+                return
+
+
+def _stat_or_none(path: str | Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Decoding creates many objects and no cycles; the cyclic GC would only rescan them (2x)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
