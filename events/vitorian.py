@@ -15,7 +15,10 @@ Ids = tuple[int, ...]
 
 
 class VitorianEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
-                    forbid_unknown_fields=True):
+                    forbid_unknown_fields=True, gc=False):
+    """gc=False: events hold no reference cycles, and skipping the collector's tracking makes
+    decoding long logs markedly faster."""
+
     seat: int
 
 
