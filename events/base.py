@@ -51,7 +51,7 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
 E = TypeVar("E")
 
 
-class Record(msgspec.Struct, Generic[E], frozen=True, array_like=True):
+class Record(msgspec.Struct, Generic[E], frozen=True, array_like=True, gc=False):
     """One framed record of a log: its sequence number, the hash of the record before it, a body.
 
     Record 0 holds the Header; records 1.. hold one event each.
