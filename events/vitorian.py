@@ -24,11 +24,11 @@ class VitorianEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 
 # Chance outcomes ---------------------------------------------------------------------------
 
-class FirstPlayer(VitorianEvent, tag="first_player"):
+class FirstPlayer(VitorianEvent, frozen=True, tag="first_player"):
     """The draw for who plays first (VW-4.1); seat is the first player."""
 
 
-class Shuffle(VitorianEvent, tag="shuffle"):
+class Shuffle(VitorianEvent, frozen=True, tag="shuffle"):
     """The order a shuffle produced, top card first (VW-4.2, VW-4.6, VW-6.26)."""
 
     zone: Literal["maneuver", "convoy"]
@@ -37,11 +37,11 @@ class Shuffle(VitorianEvent, tag="shuffle"):
 
 # Setup decisions ---------------------------------------------------------------------------
 
-class Mulligan(VitorianEvent, tag="mulligan"):
+class Mulligan(VitorianEvent, frozen=True, tag="mulligan"):
     """Shuffle the hand back and draw 6 again (London Mulligan, VW-4.6)."""
 
 
-class KeepHand(VitorianEvent, tag="keep"):
+class KeepHand(VitorianEvent, frozen=True, tag="keep"):
     """Keep the hand, bottoming one card per mulligan taken, in this order (VW-4.7)."""
 
     bottom: Ids = ()
@@ -55,7 +55,7 @@ RecycleAbility = Literal[
 ]
 
 
-class Recycle(VitorianEvent, tag="recycle"):
+class Recycle(VitorianEvent, frozen=True, tag="recycle"):
     """Put one resource on the Convoy bottom to use a Sovereign ability (VW-6.18, VW-8)."""
 
     resource: int
@@ -67,13 +67,13 @@ class Recycle(VitorianEvent, tag="recycle"):
     bottom: Ids = ()
 
 
-class PayUpkeep(VitorianEvent, tag="upkeep"):
+class PayUpkeep(VitorianEvent, frozen=True, tag="upkeep"):
     """Elite Upkeep: (unit, [S] resource) pairs; unpaid Elites are destroyed (VW-6.9, VW-6.10)."""
 
     payments: tuple[tuple[int, int], ...] = ()
 
 
-class Mobilize(VitorianEvent, tag="mobilize"):
+class Mobilize(VitorianEvent, frozen=True, tag="mobilize"):
     """Play a unit from hand to an empty cell of your rows (VW-7.2, VW-7.3, VW-6.12)."""
 
     card: int
@@ -82,7 +82,7 @@ class Mobilize(VitorianEvent, tag="mobilize"):
     returns: Ids
 
 
-class Move(VitorianEvent, tag="move"):
+class Move(VitorianEvent, frozen=True, tag="move"):
     """A standard move between your rows in the same column (VW-7.5 to VW-7.10)."""
 
     unit: int
@@ -90,7 +90,7 @@ class Move(VitorianEvent, tag="move"):
     exhaust: Ids = ()
 
 
-class LinkEquipment(VitorianEvent, tag="link"):
+class LinkEquipment(VitorianEvent, frozen=True, tag="link"):
     """Install Equipment on a unit you control (VW-7.15, VW-7.16)."""
 
     card: int
@@ -99,7 +99,7 @@ class LinkEquipment(VitorianEvent, tag="link"):
     returns: Ids
 
 
-class PlayFieldCondition(VitorianEvent, tag="field_condition"):
+class PlayFieldCondition(VitorianEvent, frozen=True, tag="field_condition"):
     """Put your Field Condition in the Command Area (VW-7.13, VW-7.14)."""
 
     card: int
@@ -107,18 +107,18 @@ class PlayFieldCondition(VitorianEvent, tag="field_condition"):
     returns: Ids
 
 
-class EndPhase(VitorianEvent, tag="end_phase"):
+class EndPhase(VitorianEvent, frozen=True, tag="end_phase"):
     """The active player ends the Main or the Combat Phase (VW-5.8)."""
 
 
-class DeclareAttack(VitorianEvent, tag="attack"):
+class DeclareAttack(VitorianEvent, frozen=True, tag="attack"):
     """Step 1: a Vanguard unit attacks; target is a unit id, or None for the Sovereign (VW-9.3)."""
 
     attacker: int
     target: int | None
 
 
-class PlayOrder(VitorianEvent, tag="order"):
+class PlayOrder(VitorianEvent, frozen=True, tag="order"):
     """Play an Order in the Order Window; returns are its printed cost, top card first (VW-9.12)."""
 
     card: int
@@ -127,25 +127,25 @@ class PlayOrder(VitorianEvent, tag="order"):
     choice: Ids = ()
 
 
-class Gank(VitorianEvent, tag="gank"):
+class Gank(VitorianEvent, frozen=True, tag="gank"):
     """Step 3: a ready Ganking unit moves one column sideways to reinforce (VW-10.4)."""
 
     unit: int
     to: Cell
 
 
-class Barrage(VitorianEvent, tag="barrage"):
+class Barrage(VitorianEvent, frozen=True, tag="barrage"):
     """Step 3: a Rear Guard unit adds its Attack for 1 exhausted [S] (VW-9.16 to VW-9.19)."""
 
     supporter: int
     resource: int
 
 
-class PassPriority(VitorianEvent, tag="pass"):
+class PassPriority(VitorianEvent, frozen=True, tag="pass"):
     """Done with the current window: the Channel step, an Order Window, Ganking or Barrage."""
 
 
-class Concede(VitorianEvent, tag="concede"):
+class Concede(VitorianEvent, frozen=True, tag="concede"):
     """The seat concedes; the opponent wins (VW-12.4)."""
 
 

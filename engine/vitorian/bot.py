@@ -13,8 +13,20 @@ from typing import Any
 from engine.vitorian import combat, stats
 from engine.vitorian.state import State
 from events.vitorian import (
-    Barrage, DeclareAttack, EndPhase, Gank, KeepHand, LinkEquipment, Mobilize, Move, Mulligan,
-    PassPriority, PayUpkeep, PlayFieldCondition, PlayOrder, Recycle,
+    Barrage,
+    DeclareAttack,
+    EndPhase,
+    Gank,
+    KeepHand,
+    LinkEquipment,
+    Mobilize,
+    Move,
+    Mulligan,
+    PassPriority,
+    PayUpkeep,
+    PlayFieldCondition,
+    PlayOrder,
+    Recycle,
 )
 
 

@@ -22,10 +22,10 @@ def legal_targets(state: State, attacker: Unit) -> list[int | None]:
     if has(state, attacker, "long_range"):
         van = None
     default = van or rear
-    entrench = [u.id for u in state.units_of(enemy) if has(state, u, "entrench")]
+    entrench: list[int | None] = [u.id for u in state.units_of(enemy) if has(state, u, "entrench")]
     if default is not None:
         return [default.id] + [uid for uid in entrench if uid != default.id]
-    return list(entrench) if entrench else [None]
+    return [*entrench] if entrench else [None]
 
 
 def can_attack(state: State, unit: Unit) -> str | None:

@@ -16,8 +16,20 @@ from engine.vitorian.recycle import RECYCLE_WINDOWS
 from engine.vitorian.state import State
 from engine.vitorian.stats import has, is_type
 from events.vitorian import (
-    Barrage, DeclareAttack, EndPhase, Gank, KeepHand, LinkEquipment, Mobilize, Move, Mulligan,
-    PassPriority, PayUpkeep, PlayFieldCondition, PlayOrder, Recycle,
+    Barrage,
+    DeclareAttack,
+    EndPhase,
+    Gank,
+    KeepHand,
+    LinkEquipment,
+    Mobilize,
+    Move,
+    Mulligan,
+    PassPriority,
+    PayUpkeep,
+    PlayFieldCondition,
+    PlayOrder,
+    Recycle,
 )
 
 

@@ -77,7 +77,7 @@ def resolve_stack(state: State, out: Changes) -> None:
         entry = combat.stack.pop()
         card = state.cards[entry.card]
         if target_ok(state, entry.seat, card, entry.target):
-            RESOLVE[type(card.effect)](state, entry, card, out)
+            RESOLVE[type(card.effect)](state, entry, card, out)  # type: ignore[index]
         else:
             out.append(Change(kind="order_fizzled", seat=entry.seat, card=entry.card,
                               name=card.name, text="target no longer legal (VW-9.14)"))

@@ -24,7 +24,8 @@ def recycle(state: State, ev: Recycle, out: Changes) -> None:
         require(ev.ability in player.sovereign.abilities, "VW-8.1",
                 f"{player.sovereign.name} has no {ev.ability} ability")
     kind = state.resource_kind(ev.resource)
-    CHECKS.get(ev.ability, _check_no_choice)(state, ev, kind)
+    check = CHECKS[ev.ability] if ev.ability is not None else _check_no_choice
+    check(state, ev, kind)
     del player.area[ev.resource]
     player.convoy.append(ev.resource)
     player.convoy_public.add(ev.resource)

@@ -56,9 +56,9 @@ def _seat_lines(view: dict[str, Any], seat: dict[str, Any]) -> list[str]:
             else f"{seat['hand_count']} hidden")
     field = seat["field_condition"]["name"] if seat["field_condition"] else "none"
     return [
-        f"Seat {seat['seat']} {seat['player']} · {seat['sovereign']['name']} · "
-        f"defense {seat['defense_count']} · deck {seat['deck_count']} · "
-        f"convoy {seat['convoy_count']} · discard {len(seat['discard'])}",
+        (f"Seat {seat['seat']} {seat['player']} · {seat['sovereign']['name']} · "
+         f"defense {seat['defense_count']} · deck {seat['deck_count']} · "
+         f"convoy {seat['convoy_count']} · discard {len(seat['discard'])}"),
         f"  resources ready {ready} exhausted {tired} · field condition {field}",
         f"  hand ({seat['hand_count']}): {hand}",
     ]

@@ -3,7 +3,8 @@ outcome, and the glue to legal moves and views."""
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.ruleset import CHANCE, Change, Outcome, Perspective, RuleViolation
 from engine.vitorian import combat, flow, main_phase, orders, recycle, zones
@@ -14,9 +15,24 @@ from engine.vitorian.view import view_of
 from engine.vitorian.zones import require
 from events.base import Header
 from events.vitorian import (
-    Barrage, Concede, DeclareAttack, EndPhase, Event, FirstPlayer, Gank, KeepHand,
-    LinkEquipment, Mobilize, Move, Mulligan, PassPriority, PayUpkeep, PlayFieldCondition,
-    PlayOrder, Recycle, Shuffle,
+    Barrage,
+    Concede,
+    DeclareAttack,
+    EndPhase,
+    Event,
+    FirstPlayer,
+    Gank,
+    KeepHand,
+    LinkEquipment,
+    Mobilize,
+    Move,
+    Mulligan,
+    PassPriority,
+    PayUpkeep,
+    PlayFieldCondition,
+    PlayOrder,
+    Recycle,
+    Shuffle,
 )
 
 Changes = list[Change]

@@ -45,7 +45,7 @@ def _player(seat: int, name: str, deck: DeckList, catalog: Catalog,
     cards[seat * 100 + SOVEREIGN_SLOT] = sovereign
     zones: dict[str, list[int]] = {}
     for section, base in SLOTS.items():
-        ids = []
+        ids: list[int] = []
         for entry in deck.section(section):
             for _ in range(entry.count):
                 cid = seat * 100 + base + len(ids)

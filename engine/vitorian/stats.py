@@ -48,7 +48,7 @@ def defense(state: State, unit: Unit) -> int:
 
 def keywords(state: State, unit: Unit) -> frozenset[str]:
     """Every keyword the unit has now; a keyword gained twice counts once (VW-10.14)."""
-    found = set(unit.card.keywords)
+    found: set[str] = set(unit.card.keywords)
     for m in _static_mods(state, unit):
         found.update(m.keywords)
     for mod in unit.mods:
