@@ -1,0 +1,691 @@
+"""Charges (/work/shared/rules/charges.md, CH-): usage-based card values per game, format, epoch.
+
+Why two halves: the aggregation runs as SQL (pipeline/sql/charges/*.sql) because that is where the
+volume is (every deck card of every match) and because the same models must run on Spark later;
+the recursion over epochs (smoothing toward the previous table, carry-over) is a short Python loop
+over a few hundred cards per epoch, done in exact fractions so round_half_up at .5 is exact.
+
+Decisions where charges.md is silent (each one tested in tests/pipeline/test_charges.py):
+- prev_share (CH-2.5) is the previous table's *smoothed* share, so a table is a moving average of
+  all past epochs; a carried-over table (CH-2.7) passes its shares on unchanged. An initial table
+  (CH-2.2) gives charges; its prior share is charge / scale (0 for the all-zero default).
+- The cards of epoch k's table: every card of the initial table plus every card seen in any
+  counted deck of epochs 0..k-1; a card absent from every deck of k-1 still gets
+  (0 + prior * prev_share) / (N + prior). A catalog card never seen is not listed: its charge is 0.
+- N == 0 always carries over (nothing to compute from), whatever min_decks says. A carried-over
+  table lists the cards first seen in its thin epoch at charge 0, the charge they had implicitly.
+- Epochs: K = the last epoch with a tournament. When K is complete (`window` tournaments), epoch
+  K+1 is listed too, flagged `upcoming`: computed from K's decks and in force for the next
+  tournament. The default epoch of every output is the last one listed (the table in force now).
+- The table in force on a date: the epoch whose span (UTC date of its first match to UTC date of
+  its last match) contains it; a date between two spans takes the next epoch (the table is
+  recomputed as soon as an epoch closes, CH-1.4); a date before the first tournament takes epoch 0,
+  one after the last takes the last epoch listed.
+- CH-2.10 (Eredan evolutions) and CH-2.9 (card pool) need the game's catalog: each game supplies a
+  GameCards. Vitorian Wars has no evolutions (identity mapping) and its standard pool is the whole
+  catalog; the Eredan catalog is not in this build, so Eredan refuses with NotSupported unless the
+  caller passes its own GameCards (the tests do).
+"""
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Annotated, Any
+
+import duckdb
+import msgspec
+import pandas as pd
+import pyarrow as pa
+
+from events.base import DeckList
+
+ROOT = Path(__file__).resolve().parents[1]
+FORMATS_FILE = ROOT / "data" / "charges" / "formats.toml"
+SQL_DIR = Path(__file__).resolve().parent / "sql" / "charges"
+INPUT_PREFIX = "charges__"
+TABLE_COLUMNS = (
+    "epoch", "card", "name", "n_c", "N", "share", "smoothed_share", "charge", "previous_charge",
+    "delta", "carried_over", "upcoming", "first_tournament", "last_tournament", "start_date",
+    "end_date",
+)
+ROW_COLUMNS = (
+    "epoch", "card", "n_c", "N", "share", "smoothed_share", "charge", "previous_charge", "delta",
+    "carried_over",
+)
+EPOCH_COLUMNS = (
+    "epoch", "tournaments", "first_tournament", "last_tournament", "start_date", "end_date",
+    "decks_registered", "carried_over", "upcoming",
+)
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+class ChargeError(ValueError):
+    """A charge request that cannot be answered as asked (one line for the command line)."""
+
+
+class UnknownFormat(ChargeError):
+    pass
+
+
+class NoTournaments(ChargeError):
+    pass
+
+
+class NotSupported(ChargeError):
+    pass
+
+
+# --- settings (data/charges/formats.toml) ----------------------------------------------------
+
+Count = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class FormatSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The CH-2.x constants of one game and format, kept as data so designers tune them."""
+
+    scale: Annotated[int, msgspec.Meta(gt=0)]
+    max_charge: Count
+    cap: Count
+    window: Annotated[int, msgspec.Meta(ge=1)] = 2
+    prior_decks: Count = 8
+    min_decks: Count = 16
+    initial: dict[str, Count] = {}
+
+    def __post_init__(self) -> None:
+        over = sorted(card for card, charge in self.initial.items() if charge > self.max_charge)
+        if over:
+            raise ValueError(f"initial charges above max_charge {self.max_charge}: "
+                             f"{', '.join(over)}")
+
+
+class ChargeFormats(msgspec.Struct, frozen=True):
+    """Every game's charge formats; `source` names the file in every error."""
+
+    games: dict[str, dict[str, FormatSettings]]
+    source: str = "<formats>"
+
+    def settings(self, game: str, fmt: str) -> FormatSettings:
+        """CH-1.2: charges exist only in the formats the file lists."""
+        formats = self.games.get(game)
+        if formats is None:
+            raise UnknownFormat(f"{self.source}: no charge formats for game {game!r}; "
+                                f"games with charges: {', '.join(sorted(self.games))}")
+        if fmt not in formats:
+            raise UnknownFormat(f"{self.source}: {game} has no charges in format {fmt!r} "
+                                f"(CH-1.2); formats: {', '.join(sorted(formats))}")
+        return formats[fmt]
+
+
+def parse_formats(text: str, source: str = "<formats>") -> ChargeFormats:
+    """Decode formats TOML; unknown keys, wrong types and bad values raise naming `source`."""
+    try:
+        games = msgspec.convert(tomllib.loads(text), dict[str, dict[str, FormatSettings]])
+    except (tomllib.TOMLDecodeError, msgspec.ValidationError) as err:
+        raise ChargeError(f"{source}: invalid charge formats: {err}") from err
+    return ChargeFormats(games=games, source=source)
+
+
+@cache
+def load_formats(path: Path = FORMATS_FILE) -> ChargeFormats:
+    return parse_formats(path.read_text(encoding="utf-8"), source=str(path))
+
+
+# --- what a game's catalog supplies ------------------------------------------------------------
+
+def _identity(card: str) -> str:
+    return card
+
+
+def _as_written(deck: DeckList) -> DeckList:
+    return deck
+
+
+def _no_name(card: str) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class GameCards:
+    """What charges need from a game's catalog, pluggable because catalogs differ per game."""
+
+    card_base: Callable[[str], str] = _identity
+    """CH-2.10: a card id -> the id whose charge it shares (an evolution -> its base card)."""
+    resolve: Callable[[DeckList], DeckList] = _as_written
+    """A deck list as written -> card ids; unknown cards stay as written."""
+    in_pool: Callable[[str, str], bool] | None = None
+    """CH-2.9: (format, card id) -> is the card legal in the format; None: every card is."""
+    card_name: Callable[[str], str | None] = _no_name
+    """A readable name for cards the lake never saw (initial table, deck checks)."""
+
+
+def vitorian_cards() -> GameCards:
+    """Vitorian Wars: no evolutions, names from the catalog, the standard pool = the catalog."""
+    from engine.vitorian.cards import load_catalog
+    from engine.vitorian.deckcheck import resolve
+
+    catalog = load_catalog()
+
+    def name(card: str) -> str | None:
+        found = catalog.by_id.get(card)
+        return found.name if found else None
+
+    return GameCards(resolve=lambda deck: resolve(deck, catalog),
+                     in_pool=lambda fmt, card: card in catalog.by_id, card_name=name)
+
+
+_GAME_CARDS: dict[str, Callable[[], GameCards]] = {"vitorian": vitorian_cards}
+
+
+def register_game_cards(game: str, factory: Callable[[], GameCards]) -> None:
+    """Plug in a game's catalog (the Eredan one, once it exists)."""
+    _GAME_CARDS[game] = factory
+
+
+def game_cards(game: str) -> GameCards:
+    if game not in _GAME_CARDS:
+        raise NotSupported(
+            f"charges of {game!r} are not supported in this build: they need the game's catalog "
+            "for evolutions (CH-2.10) and the format's card pool (CH-2.9); games with one: "
+            f"{', '.join(sorted(_GAME_CARDS))}")
+    return _GAME_CARDS[game]()
+
+
+# --- the SQL models ---------------------------------------------------------------------------
+
+_PARAMETER = re.compile(r"\$([A-Za-z_]\w*)")
+
+
+@cache
+def model_sql(name: str) -> str:
+    """The text of pipeline/sql/charges/<name>.sql (also what the Spark check transpiles)."""
+    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def run_model(con: duckdb.DuckDBPyConnection, name: str, params: Mapping[str, Any]
+              ) -> pd.DataFrame:
+    """Run one model with bound parameters (only those it names: DuckDB refuses extras)."""
+    sql = model_sql(name)
+    bound = {key: params[key] for key in set(_PARAMETER.findall(sql))}
+    try:
+        return con.execute(sql, bound).df()
+    except duckdb.CatalogException as err:
+        raise ChargeError(f"charges model {name}: the lake lacks a table or column: "
+                          f"{str(err).splitlines()[0]}") from err
+
+
+@contextmanager
+def model_inputs(con: duckdb.DuckDBPyConnection, **tables: pa.Table) -> Iterator[None]:
+    """Register the results a model reads (charges__<name>) for its run only, as dbt's ref()."""
+    names = [INPUT_PREFIX + name for name in tables]
+    for name, table in zip(names, tables.values()):
+        con.register(name, table)
+    try:
+        yield
+    finally:
+        for name in names:
+            con.unregister(name)
+
+
+# --- the season: tournaments, epochs and every epoch's table ---------------------------------
+
+@dataclass(frozen=True)
+class Usage:
+    """What the SQL models add up, per epoch of registered decks."""
+
+    decks: dict[int, int]
+    """N: registrations per epoch (CH-2.4)."""
+    counts: dict[int, dict[str, int]]
+    """n_c per epoch and base card."""
+    names: dict[str, str]
+
+
+def _utc_dates(values: pd.Series) -> pd.Series:
+    """UTC calendar dates of timestamps (naive ones are taken as UTC, as the lake writes them)."""
+    return pd.to_datetime(values, utc=True).dt.date
+
+
+def load_tournaments(con: duckdb.DuckDBPyConnection, game: str, fmt: str, window: int
+                     ) -> pd.DataFrame:
+    frame = run_model(con, "tournament_epochs",
+                      {"game": game, "format": fmt, "window_size": window})
+    if frame.empty:
+        raise NoTournaments(f"no tournaments of {game} in format {fmt!r} in the lake")
+    frame["start_date"] = _utc_dates(frame["started_at"])
+    frame["end_date"] = _utc_dates(frame["last_match_at"])
+    return frame
+
+
+def load_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, tournaments: pd.DataFrame,
+               cards: GameCards) -> Usage:
+    """N and n_c per epoch, evolutions folded into their base card (CH-2.10)."""
+    params = {"game": game, "format": fmt}
+    seen = run_model(con, "cards_registered", params)
+    bases = [cards.card_base(card) for card in seen["card"]]
+    epochs = pa.table({"tournament": pa.array(tournaments["tournament"], pa.string()),
+                       "epoch": pa.array(tournaments["epoch"], pa.int32())})
+    card_bases = pa.table({"card": pa.array(seen["card"], pa.string()),
+                           "base_card": pa.array(bases, pa.string())})
+    with model_inputs(con, tournament_epochs=epochs, card_bases=card_bases):
+        decks = run_model(con, "epoch_decks", params)
+        usage = run_model(con, "card_usage", params)
+    counts: dict[int, dict[str, int]] = {}
+    for epoch, card, n in usage.itertuples(index=False):
+        counts.setdefault(int(epoch), {})[card] = int(n)
+    names = _base_names(seen, bases)
+    return Usage(decks={int(e): int(n) for e, n in decks.itertuples(index=False)},
+                 counts=counts, names=names)
+
+
+def _base_names(seen: pd.DataFrame, bases: list[str]) -> dict[str, str]:
+    """A base card's own name where the lake saw it, else the name of a card folded into it."""
+    names: dict[str, str] = {}
+    for card, name, base in zip(seen["card"], seen["card_name"], bases):
+        if name is not None and (card == base or base not in names):
+            names[base] = name
+    return names
+
+
+def epoch_spans(tournaments: pd.DataFrame, usage: Usage, window: int) -> pd.DataFrame:
+    """One row per epoch with tournaments, plus the upcoming epoch when the last one is full."""
+    grouped = tournaments.groupby("epoch", sort=True)
+    spans = pd.DataFrame({
+        "tournaments": grouped.size(),
+        "first_tournament": grouped["tournament"].first(),
+        "last_tournament": grouped["tournament"].last(),
+        "start_date": grouped["start_date"].min(),
+        "end_date": grouped["end_date"].max(),
+    }).reset_index()
+    spans["decks_registered"] = [usage.decks.get(int(e), 0) for e in spans["epoch"]]
+    spans["upcoming"] = False
+    last = spans.iloc[-1]
+    if last["tournaments"] == window:
+        upcoming = {"epoch": int(last["epoch"]) + 1, "tournaments": 0, "decks_registered": 0,
+                    "upcoming": True}
+        spans = pd.concat([spans, pd.DataFrame([upcoming])], ignore_index=True)
+    return spans
+
+
+# --- the recursion over epochs (CH-2.2, CH-2.5 - CH-2.7) -------------------------------------
+
+@dataclass(frozen=True)
+class Standing:
+    """One card in one table: the share the next epoch is smoothed toward, and its charge."""
+
+    smoothed: Fraction
+    charge: int
+
+
+Table = dict[str, Standing]
+
+
+def round_half_up(value: Fraction) -> int:
+    """CH-2.6: .5 goes up (Python's round() would send 12.5 to 12)."""
+    return math.floor(value + Fraction(1, 2))
+
+
+def charge_of(smoothed: Fraction, settings: FormatSettings) -> int:
+    """CH-2.6: round_half_up(scale * s), clamped to [0, max_charge]."""
+    return min(max(round_half_up(settings.scale * smoothed), 0), settings.max_charge)
+
+
+def initial_table(settings: FormatSettings) -> Table:
+    """CH-2.2: the epoch-0 table; each card's prior share is the one its charge stands for."""
+    return {card: Standing(min(Fraction(charge, settings.scale), Fraction(1)), charge)
+            for card, charge in settings.initial.items()}
+
+
+def recompute(previous: Table, counts: Mapping[str, int], decks: int,
+              settings: FormatSettings) -> Table:
+    """CH-2.4 - CH-2.6 for every card listed before or seen in the source epoch."""
+    prior = settings.prior_decks
+    table: Table = {}
+    for card in previous.keys() | counts.keys():
+        prev_share = previous[card].smoothed if card in previous else Fraction(0)
+        smoothed = Fraction(counts.get(card, 0) + prior * prev_share) / (decks + prior)
+        table[card] = Standing(smoothed, charge_of(smoothed, settings))
+    return table
+
+
+def carry_over(previous: Table, counts: Mapping[str, int]) -> Table:
+    """CH-2.7: the previous table unchanged; cards first seen now are listed at their implicit 0."""
+    return {**{card: Standing(Fraction(0), 0) for card in counts}, **previous}
+
+
+def next_table(previous: Table, counts: Mapping[str, int], decks: int,
+               settings: FormatSettings) -> tuple[Table, bool]:
+    """The table of epoch k from epoch k-1's decks, and whether it was carried over."""
+    if decks == 0 or decks < settings.min_decks:
+        return carry_over(previous, counts), True
+    return recompute(previous, counts, decks, settings), False
+
+
+def table_rows(epoch: int, table: Table, previous: Table | None, counts: Mapping[str, int],
+               decks: int, carried: bool) -> list[dict[str, Any]]:
+    """The CH-3.1 columns of one epoch's table (previous None: epoch 0, nothing before it)."""
+    rows = []
+    for card, standing in table.items():
+        before = None if previous is None else previous.get(card, Standing(Fraction(0), 0)).charge
+        n_c = counts.get(card, 0)
+        rows.append({
+            "epoch": epoch, "card": card, "n_c": n_c, "N": decks,
+            "share": n_c / decks if decks else math.nan,
+            "smoothed_share": float(standing.smoothed), "charge": standing.charge,
+            "previous_charge": before,
+            "delta": None if before is None else standing.charge - before,
+            "carried_over": carried,
+        })
+    return rows
+
+
+def all_tables(epochs: pd.DataFrame, usage: Usage, settings: FormatSettings
+               ) -> tuple[list[dict[str, Any]], dict[int, bool]]:
+    """Every epoch's table rows, epoch 0 first; and which epochs were carried over."""
+    table = initial_table(settings)
+    rows = table_rows(0, table, None, {}, 0, False)
+    carried_over = {0: False}
+    for epoch in epochs["epoch"].iloc[1:]:
+        epoch = int(epoch)
+        counts, decks = usage.counts.get(epoch - 1, {}), usage.decks.get(epoch - 1, 0)
+        new, carried = next_table(table, counts, decks, settings)
+        rows += table_rows(epoch, new, table, counts, decks, carried)
+        carried_over[epoch] = carried
+        table = new
+    return rows, carried_over
+
+
+def tables_frame(rows: list[dict[str, Any]], epochs: pd.DataFrame, names: Mapping[str, str],
+                 cards: GameCards) -> pd.DataFrame:
+    """The long frame of every epoch's table, with names and each epoch's span (CH-3.1)."""
+    frame = pd.DataFrame(rows, columns=list(ROW_COLUMNS))
+    frame["name"] = [names.get(card) or cards.card_name(card) or card for card in frame["card"]]
+    span = epochs[["epoch", "upcoming", "first_tournament", "last_tournament", "start_date",
+                   "end_date"]]
+    frame = frame.merge(span, on="epoch", how="left")
+    frame = frame.astype({"epoch": "int64", "n_c": "int64", "N": "int64", "share": "float64",
+                          "smoothed_share": "float64", "charge": "int64",
+                          "previous_charge": "Int64", "delta": "Int64", "carried_over": "bool",
+                          "upcoming": "bool"})
+    frame = frame.sort_values(["epoch", "charge", "card"], ascending=[True, False, True])
+    return frame[list(TABLE_COLUMNS)].reset_index(drop=True)
+
+
+# --- outputs ---------------------------------------------------------------------------------
+
+class EpochInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """Which table is meant: its epoch, that epoch's tournaments and dates, how it was made."""
+
+    epoch: int
+    tournaments: int
+    first_tournament: str | None
+    last_tournament: str | None
+    start_date: date | None
+    end_date: date | None
+    decks: int
+    """N: the decks of the previous epoch the table was computed from (0 for epoch 0)."""
+    carried_over: bool
+    upcoming: bool
+    """No tournament of this epoch is in the lake yet: the table the next tournament uses."""
+
+
+class Contribution(msgspec.Struct, frozen=True, kw_only=True):
+    card: str
+    name: str
+    copies: int
+    charge: int
+    contribution: int
+    base_card: str | None = None
+    """Set when the card shares another card's charge (an evolution, CH-2.10)."""
+
+
+class OutsideCard(msgspec.Struct, frozen=True, kw_only=True):
+    card: str
+    section: str
+    copies: int
+
+
+class DeckCharge(msgspec.Struct, frozen=True, kw_only=True):
+    """CH-3.2: a deck checked against the table in force; `problems` says why it is illegal."""
+
+    game: str
+    format: str
+    deck: str
+    table: EpochInfo
+    charge: int
+    cap: int
+    within_cap: bool
+    """CH-2.8: charge <= cap."""
+    legal: bool
+    """Within the cap and no card outside the format's pool (CH-2.9)."""
+    contributions: list[Contribution]
+    outside_pool: list[OutsideCard]
+    problems: list[tuple[str, str]]
+
+    def top(self, count: int = 3) -> list[Contribution]:
+        return [c for c in self.contributions if c.contribution > 0][:count]
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (not isinstance(value, str) and bool(pd.isna(value)))
+
+
+def _utc_day(when: date) -> date:
+    if isinstance(when, datetime):
+        return when.astimezone(UTC).date() if when.tzinfo else when.date()
+    return when
+
+
+@dataclass(frozen=True)
+class ChargeSeason:
+    """Every epoch's table of one game and format, computed once and then asked many ways."""
+
+    game: str
+    format: str
+    settings: FormatSettings
+    cards: GameCards
+    tournaments: pd.DataFrame
+    """One row per tournament: tournament, started_at, ordinal, epoch, start_date, end_date."""
+    epochs: pd.DataFrame
+    """One row per epoch (EPOCH_COLUMNS)."""
+    tables: pd.DataFrame = field(repr=False)
+    """Every epoch's table (TABLE_COLUMNS)."""
+
+    @property
+    def last_epoch(self) -> int:
+        return int(self.epochs["epoch"].iloc[-1])
+
+    def epoch(self, epoch: int | None = None) -> int:
+        """`epoch` checked, or the last one listed (the table in force now)."""
+        if epoch is None:
+            return self.last_epoch
+        if epoch not in set(self.epochs["epoch"]):
+            raise ChargeError(f"{self.game} {self.format} has no epoch {epoch}; epochs: "
+                              f"0-{self.last_epoch}")
+        return epoch
+
+    def table(self, epoch: int | None = None) -> pd.DataFrame:
+        """CH-3.1: one epoch's table, highest charge first."""
+        chosen = self.epoch(epoch)
+        return self.tables[self.tables["epoch"] == chosen].reset_index(drop=True)
+
+    def info(self, epoch: int | None = None) -> EpochInfo:
+        """The epoch's identity; `decks` is N, the previous epoch's registrations."""
+        row = self.epochs[self.epochs["epoch"] == self.epoch(epoch)].iloc[0]
+        optional = {key: (None if _missing(row[key]) else row[key]) for key in
+                    ("first_tournament", "last_tournament", "start_date", "end_date")}
+        source = self.epochs["decks_registered"].shift(1, fill_value=0)[row.name]
+        return EpochInfo(epoch=int(row["epoch"]), tournaments=int(row["tournaments"]),
+                         decks=int(source), carried_over=bool(row["carried_over"]),
+                         upcoming=bool(row["upcoming"]), **optional)
+
+    def history(self) -> pd.DataFrame:
+        """CH-3.3: every card's charge in every epoch, for plots. Before a card is first listed
+        its charge is 0, exactly what a deck check counts for it, so the grid is filled."""
+        cards = self.tables.drop_duplicates("card")[["card", "name"]]
+        per_epoch = self.epochs[["epoch", "carried_over", "upcoming"]]
+        grid = cards.merge(per_epoch, how="cross")
+        listed = self.tables[["epoch", "card", "n_c", "smoothed_share", "charge"]]
+        frame = grid.merge(listed, on=["epoch", "card"], how="left")
+        frame = frame.fillna({"n_c": 0, "smoothed_share": 0.0, "charge": 0})
+        frame = frame.astype({"n_c": "int64", "charge": "int64"})
+        frame["delta"] = frame.groupby("card")["charge"].diff().astype("Int64")
+        columns = ["card", "name", "epoch", "charge", "delta", "n_c", "smoothed_share",
+                   "carried_over", "upcoming"]
+        return frame.sort_values(["card", "epoch"])[columns].reset_index(drop=True)
+
+    def movers(self, epoch: int | None = None, top: int = 10) -> pd.DataFrame:
+        """CH-3.3: the cards whose charge changed most from the previous table (ties: the rise
+        first, then by card id); unchanged cards are not movers."""
+        table = self.table(epoch)
+        moved = table[table["delta"].fillna(0) != 0].copy()
+        moved["size"] = moved["delta"].abs()
+        moved = moved.sort_values(["size", "delta", "card"], ascending=[False, False, True])
+        return moved.drop(columns="size").head(top).reset_index(drop=True)
+
+    def epoch_in_force(self, when: date | str) -> int:
+        """The epoch whose table governs a tournament id or a date (see the module docstring)."""
+        if isinstance(when, str):
+            return self._tournament_epoch(when)
+        day = _utc_day(when)
+        spans = self.epochs[~self.epochs["upcoming"]]
+        inside = spans[(spans["start_date"] <= day) & (spans["end_date"] >= day)]
+        if not inside.empty:
+            return int(inside["epoch"].max())
+        later = spans[spans["start_date"] > day]
+        return int(later["epoch"].min()) if not later.empty else self.last_epoch
+
+    def _tournament_epoch(self, tournament: str) -> int:
+        found = self.tournaments[self.tournaments["tournament"] == tournament]
+        if found.empty:
+            raise ChargeError(f"{tournament!r} is not a tournament of {self.game} in format "
+                              f"{self.format!r} in the lake")
+        return int(found["epoch"].iloc[0])
+
+    def in_force(self, when: date | str) -> pd.DataFrame:
+        return self.table(self.epoch_in_force(when))
+
+    def check(self, deck: DeckList, when: date | str | None = None) -> DeckCharge:
+        """CH-2.8, CH-2.9, CH-3.2: the deck's charge under the table in force `when` (default:
+        the table in force now); every copy counts, Sovereign and characters included."""
+        epoch = self.last_epoch if when is None else self.epoch_in_force(when)
+        table = self.table(epoch)
+        charges = dict(zip(table["card"], table["charge"]))
+        names = dict(zip(table["card"], table["name"]))
+        copies, outside = self._deck_cards(self.cards.resolve(deck))
+        contributions = sorted((self._contribution(card, count, charges, names)
+                                for card, count in copies.items()),
+                               key=lambda c: (-c.contribution, -c.charge, c.card))
+        total = sum(c.contribution for c in contributions)
+        problems = _charge_problems(total, self.settings.cap, epoch, contributions)
+        problems += [("CH-2.9", self._outside_reason(card)) for card in outside]
+        return DeckCharge(
+            game=self.game, format=self.format, deck=deck.name, table=self.info(epoch),
+            charge=total, cap=self.settings.cap, within_cap=total <= self.settings.cap,
+            legal=not problems, contributions=contributions, outside_pool=outside,
+            problems=problems)
+
+    def _outside_reason(self, card: OutsideCard) -> str:
+        return f"{card.card!r} [{card.section}] is not in the {self.format} card pool of {self.game}"
+
+    def _deck_cards(self, deck: DeckList) -> tuple[dict[str, int], list[OutsideCard]]:
+        """Copies per card id over every section, and the lines outside the pool (CH-2.9)."""
+        in_pool = self.cards.in_pool
+        copies: dict[str, int] = {}
+        outside: list[OutsideCard] = []
+        for section, entries in deck.sections.items():
+            for entry in entries:
+                if in_pool is not None and not in_pool(self.format, entry.card):
+                    outside.append(OutsideCard(card=entry.card, section=section,
+                                               copies=entry.count))
+                elif entry.count > 0:
+                    copies[entry.card] = copies.get(entry.card, 0) + entry.count
+        return copies, outside
+
+    def _contribution(self, card: str, copies: int, charges: Mapping[str, int],
+                      names: Mapping[str, str]) -> Contribution:
+        """A card's share of the deck charge: an evolution counts at its base card's charge."""
+        base = self.cards.card_base(card)
+        charge = int(charges.get(base, 0))
+        name = self.cards.card_name(card) or names.get(card) or names.get(base) or card
+        return Contribution(card=card, name=name, copies=copies, charge=charge,
+                            contribution=copies * charge,
+                            base_card=base if base != card else None)
+
+
+def _charge_problems(total: int, cap: int, epoch: int,
+                     contributions: list[Contribution]) -> list[tuple[str, str]]:
+    """CH-2.8 over the cap, naming the top contributors so the designer knows what to cut."""
+    if total <= cap:
+        return []
+    top = ", ".join(f"{c.name} {c.copies}x{c.charge}={c.contribution}"
+                    for c in contributions[:3] if c.contribution > 0)
+    reason = (f"deck charge {total} is over the cap of {cap} (table of epoch {epoch}); "
+              f"top contributors: {top}")
+    return [("CH-2.8", reason)]
+
+
+# --- the API ---------------------------------------------------------------------------------
+
+def compute_charges(con: duckdb.DuckDBPyConnection, game: str, format: str, *,
+                    formats: ChargeFormats | None = None, cards: GameCards | None = None
+                    ) -> ChargeSeason:
+    """Every epoch's table of `game` in `format`, from a connection with the views matches,
+    seats and deck_cards (a Lake's, or any other). `formats` and `cards` replace the data file
+    and the game's registered catalog (tests, designers trying settings)."""
+    settings = (formats or load_formats()).settings(game, format)
+    cards = cards or game_cards(game)
+    tournaments = load_tournaments(con, game, format, settings.window)
+    usage = load_usage(con, game, format, tournaments, cards)
+    epochs = epoch_spans(tournaments, usage, settings.window)
+    rows, carried = all_tables(epochs, usage, settings)
+    epochs["carried_over"] = [carried[int(e)] for e in epochs["epoch"]]
+    epochs = epochs[list(EPOCH_COLUMNS)]
+    return ChargeSeason(game=game, format=format, settings=settings, cards=cards,
+                        tournaments=tournaments, epochs=epochs,
+                        tables=tables_frame(rows, epochs, usage.names, cards))
+
+
+def charge_table(con: duckdb.DuckDBPyConnection, game: str, format: str,
+                 epoch: int | None = None, *, formats: ChargeFormats | None = None,
+                 cards: GameCards | None = None) -> pd.DataFrame:
+    """CH-3.1: one epoch's table (default: the last listed, the one in force now)."""
+    return compute_charges(con, game, format, formats=formats, cards=cards).table(epoch)
+
+
+def charge_history(con: duckdb.DuckDBPyConnection, game: str, format: str, *,
+                   formats: ChargeFormats | None = None, cards: GameCards | None = None
+                   ) -> pd.DataFrame:
+    """CH-3.3: every card's charge per epoch."""
+    return compute_charges(con, game, format, formats=formats, cards=cards).history()
+
+
+def biggest_movers(con: duckdb.DuckDBPyConnection, game: str, format: str,
+                   epoch: int | None = None, top: int = 10, *,
+                   formats: ChargeFormats | None = None, cards: GameCards | None = None
+                   ) -> pd.DataFrame:
+    """CH-3.3: the `top` cards whose charge moved most into `epoch`."""
+    season = compute_charges(con, game, format, formats=formats, cards=cards)
+    return season.movers(epoch, top)
+
+
+def table_in_force(con: duckdb.DuckDBPyConnection, game: str, format: str, when: date | str,
+                   *, formats: ChargeFormats | None = None, cards: GameCards | None = None
+                   ) -> pd.DataFrame:
+    """The table governing a date or a tournament id (CH-2.2)."""
+    return compute_charges(con, game, format, formats=formats, cards=cards).in_force(when)
+
+
+def deck_check(con: duckdb.DuckDBPyConnection, game: str, format: str, deck: DeckList,
+               when: date | str | None = None, *, formats: ChargeFormats | None = None,
+               cards: GameCards | None = None) -> DeckCharge:
+    """CH-3.2: a deck's charge and verdict under the table in force `when`."""
+    season = compute_charges(con, game, format, formats=formats, cards=cards)
+    return season.check(deck, when)

@@ -1,0 +1,20 @@
+-- Model: every card id found in the decks of one game and format's tournaments, with its name
+-- as the lake recorded it (the input of the game's card -> base card mapping, CH-2.10).
+-- Grain: one row per card id.
+-- Parameters: game, format.
+WITH tournament_deck_cards AS (
+    SELECT dc.card, dc.card_name
+    FROM deck_cards AS dc
+    INNER JOIN matches AS m ON m.match_id = dc.match_id
+    WHERE dc.game = $game
+      AND m.game = $game
+      AND m.format = $format
+      AND m.tournament IS NOT NULL
+)
+
+SELECT
+    card,
+    MIN(card_name) AS card_name
+FROM tournament_deck_cards
+GROUP BY card
+ORDER BY card

@@ -1,0 +1,250 @@
+"""`postgame charges`: a lake's usage-based charge tables (CH-3) and a deck's charge check."""
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, print_json
+
+EXAMPLES = """\
+examples:
+  postgame charges --lake lake --game vitorian                  # the table in force now
+  postgame charges --lake lake --game vitorian --epoch 2
+  postgame charges --lake lake --game vitorian --history --csv > charges.csv
+  postgame charges --lake lake --game vitorian --movers 10
+  postgame charges --lake lake --game vitorian --deck my-deck.txt --date 2026-03-01
+  postgame charges --lake lake --game vitorian --deck my-deck.txt --tournament vw-2026-004 --json
+
+Tables are recomputed every `window` tournaments from the decks registered in the previous
+window (settings: data/charges/formats.toml; rules: charges.md). Without --epoch, --date or
+--tournament, the table in force now: the one the next tournament plays under.
+Exit status 1 when the --deck is over the cap or holds cards outside the format's pool.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "charges", help="usage-based card charges per epoch, and deck charge checks",
+        description="Charge tables computed from a lake's tournament decks (charges.md, CH-).",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lake", type=Path, required=True, help="the lake folder (postgame ingest)")
+    p.add_argument("--game", required=True, help="the game, as the lake names it (vitorian)")
+    p.add_argument("--format", dest="format_name", default="standard", metavar="FORMAT",
+                   help="the format (default: standard)")
+    p.add_argument("--epoch", type=int, metavar="K", help="show epoch K's table")
+    view = p.add_mutually_exclusive_group()
+    view.add_argument("--history", action="store_true", help="each card's charge over epochs")
+    view.add_argument("--movers", type=int, metavar="N",
+                      help="the N cards whose charge moved most into the epoch")
+    view.add_argument("--deck", type=Path, metavar="FILE",
+                      help="a deck list's charge against the format's cap")
+    when = p.add_mutually_exclusive_group()
+    when.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD",
+                      help="use the table in force on this day")
+    when.add_argument("--tournament", metavar="ID", help="use the table in force at this tournament")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON")
+    out.add_argument("--csv", action="store_true", help="print CSV")
+    p.set_defaults(func=run)
+
+
+def _iso_date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
+
+
+def connect_lake(root: Path) -> duckdb.DuckDBPyConnection:
+    """The lake's DuckDB connection (one view per fact table); a missing folder is a user error."""
+    if not root.is_dir():
+        raise UserError(f"{root}: no such lake folder (build one with "
+                        f"`postgame ingest LOGS --lake {root}`)")
+    try:
+        from pipeline.lake import Lake
+    except ImportError as err:
+        raise UserError(f"this build cannot read lakes ({err})") from err
+    return Lake(root).connect()
+
+
+def run(args: argparse.Namespace) -> int:
+    from pipeline.charges import ChargeError, compute_charges
+
+    when = args.date or args.tournament
+    if args.epoch is not None and when is not None:
+        raise UserError("--epoch and --date/--tournament both choose the table: give one")
+    if args.history and (args.epoch is not None or when is not None):
+        raise UserError("--history shows every epoch: drop --epoch, --date and --tournament")
+    deck = _load_deck(args.deck) if args.deck else None
+    try:
+        season = compute_charges(connect_lake(args.lake), args.game, args.format_name)
+        if deck is not None:
+            return _show_deck(season, deck, when, args)
+        if args.history:
+            return _show_history(season, args)
+        epoch = season.epoch(args.epoch) if when is None else season.epoch_in_force(when)
+        if args.movers is not None:
+            return _show_movers(season, epoch, args.movers, args)
+        return _show_table(season, epoch, args)
+    except ChargeError as err:
+        raise UserError(str(err)) from err
+
+
+def _load_deck(path: Path) -> Any:
+    from engine.decklist import load_decklist
+
+    if not path.is_file():
+        raise UserError(f"{path}: no such deck file")
+    return load_decklist(path)
+
+
+# --- views -----------------------------------------------------------------------------------
+
+def _show_table(season: Any, epoch: int, args: argparse.Namespace) -> int:
+    table = season.table(epoch)
+    if args.json:
+        print_json({"game": season.game, "format": season.format, "table": season.info(epoch),
+                    "cards": records(table)})
+    elif args.csv:
+        table.to_csv(sys.stdout, index=False)
+    else:
+        console = Console()
+        console.print(describe_epoch(season, epoch))
+        if table.empty:
+            console.print("every card is at charge 0 (the initial table)")
+        else:
+            console.print(_rich_table(table, CARD_COLUMNS))
+    return OK
+
+
+def _show_history(season: Any, args: argparse.Namespace) -> int:
+    history = season.history()
+    if args.json:
+        print_json({"game": season.game, "format": season.format,
+                    "epochs": [season.info(int(e)) for e in season.epochs["epoch"]],
+                    "history": records(history)})
+    elif args.csv:
+        history.to_csv(sys.stdout, index=False)
+    elif history.empty:
+        print(f"{season.game} {season.format}: no card has had a charge yet")
+    else:
+        wide = history.pivot(index=["card", "name"], columns="epoch", values="charge")
+        wide.columns = [f"e{epoch}" for epoch in wide.columns]
+        wide = wide.reset_index().sort_values([wide.columns[-1], "card"], ascending=[False, True])
+        columns = [("card", "Card"), ("name", "Name")] + [(c, c) for c in wide.columns[2:]]
+        Console().print(_rich_table(wide, columns))
+    return OK
+
+
+def _show_movers(season: Any, epoch: int, top: int, args: argparse.Namespace) -> int:
+    movers = season.movers(epoch, top)
+    if args.json:
+        print_json({"game": season.game, "format": season.format, "table": season.info(epoch),
+                    "movers": records(movers)})
+    elif args.csv:
+        movers.to_csv(sys.stdout, index=False)
+    else:
+        console = Console()
+        console.print(describe_epoch(season, epoch))
+        if movers.empty:
+            console.print("no charge moved in this epoch")
+        else:
+            console.print(_rich_table(movers, MOVER_COLUMNS))
+    return OK
+
+
+def _show_deck(season: Any, deck: Any, when: date | str | None, args: argparse.Namespace) -> int:
+    result = season.check(deck, when)
+    if args.json:
+        print_json(result)
+    elif args.csv:
+        rows = pd.DataFrame([msgspec.to_builtins(c) for c in result.contributions],
+                            columns=["card", "name", "copies", "charge", "contribution",
+                                     "base_card"])
+        rows.to_csv(sys.stdout, index=False)
+        for rule, reason in result.problems:
+            print(f"{rule}: {reason}", file=sys.stderr)
+    else:
+        _print_deck(season, result)
+    return OK if result.legal else FOUND_PROBLEMS
+
+
+def _print_deck(season: Any, result: Any) -> None:
+    console = Console()
+    verdict = "legal" if result.legal else "ILLEGAL"
+    name = f" {result.deck}" if result.deck else ""
+    console.print(f"deck{name}: charge {result.charge} / cap {result.cap}: {verdict}",
+                  markup=False)
+    console.print(describe_epoch(season, result.table.epoch))
+    rows = pd.DataFrame([msgspec.to_builtins(c) for c in result.contributions],
+                        columns=["card", "name", "copies", "charge", "contribution"])
+    if not rows.empty:
+        console.print(_rich_table(rows, DECK_COLUMNS))
+    for rule, reason in result.problems:
+        console.print(f"{rule}: {reason}", markup=False)
+
+
+CARD_COLUMNS = [("card", "Card"), ("name", "Name"), ("n_c", "Decks"), ("share", "Share"),
+                ("smoothed_share", "Smoothed"), ("charge", "Charge"),
+                ("previous_charge", "Before"), ("delta", "Change")]
+MOVER_COLUMNS = [("card", "Card"), ("name", "Name"), ("previous_charge", "Before"),
+                 ("charge", "Charge"), ("delta", "Change"), ("n_c", "Decks"), ("N", "of")]
+DECK_COLUMNS = [("card", "Card"), ("name", "Name"), ("copies", "Copies"), ("charge", "Charge"),
+                ("contribution", "Contribution")]
+
+
+def describe_epoch(season: Any, epoch: int) -> str:
+    """One line saying which table this is and why it holds the values it holds."""
+    info = season.info(epoch)
+    head = f"{season.game} {season.format}, epoch {epoch}"
+    if info.upcoming:
+        where = "no tournament yet: in force for the next tournament"
+    else:
+        where = (f"tournaments {info.first_tournament} to {info.last_tournament}, "
+                 f"{info.start_date} to {info.end_date}")
+    if epoch == 0:
+        how = "the initial table"
+    elif info.carried_over:
+        how = (f"carried over: epoch {epoch - 1} had {info.decks} decks, fewer than "
+               f"{season.settings.min_decks}")
+    else:
+        how = f"computed from the {info.decks} decks of epoch {epoch - 1}"
+    return f"{head} ({where}); {how}"
+
+
+def _rich_table(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Table:
+    table = Table(show_edge=False, header_style="bold")
+    for key, title in columns:
+        numeric = pd.api.types.is_numeric_dtype(frame[key])
+        table.add_column(title, justify="right" if numeric else "left")
+    for row in frame[[key for key, _ in columns]].itertuples(index=False):
+        table.add_row(*(_cell(value) for value in row))
+    return table
+
+
+def _cell(value: Any) -> str:
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Rows as builtins for JSON: missing values (NaN, NA) become null."""
+    clean = frame.astype(object).where(frame.notna(), None)
+    return [{key: _builtin(value) for key, value in row.items()}
+            for row in clean.to_dict("records")]
+
+
+def _builtin(value: Any) -> Any:
+    return value.item() if hasattr(value, "item") else value
