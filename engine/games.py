@@ -43,7 +43,8 @@ class UnknownGame(ValueError):
     pass
 
 
-_KITS: dict[str, str] = {"vitorian": "engine.games:vitorian_kit"}
+_KITS: dict[str, str] = {"vitorian": "engine.games:vitorian_kit",
+                         "eredan": "engine.games:eredan_kit"}
 
 
 def register_game(name: str, ref: str) -> None:
@@ -88,4 +89,18 @@ def vitorian_kit() -> GameKit:
         build_deck=build_deck, check_deck=check_deck, bots={"greedy": GreedyBot},
         default_bot="greedy",
         render_text=render_text,
+    )
+
+
+def eredan_kit() -> GameKit:
+    """Eredan iTCG: one archetype per guild plus Mercenaries, the greedy bot by default."""
+    from engine.eredan.archetypes import ARCHETYPES, build_deck
+    from engine.eredan.bot import GreedyBot
+    from engine.eredan.deckcheck import check_deck
+    from engine.eredan.render import render_text
+
+    return GameKit(
+        name="eredan", ruleset="eredan@1", prefix="er", archetypes=ARCHETYPES,
+        build_deck=build_deck, check_deck=check_deck, bots={"greedy": GreedyBot},
+        default_bot="greedy", render_text=render_text,
     )

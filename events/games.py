@@ -13,10 +13,10 @@ from typing import Any
 
 import msgspec
 
-from events import vitorian
+from events import eredan, vitorian
 from events.base import Header, Record
 
-_UNIONS: dict[str, Any] = {"vitorian": vitorian.Event}
+_UNIONS: dict[str, Any] = {"vitorian": vitorian.Event, "eredan": eredan.Event}
 
 HEADER_MSGPACK = msgspec.msgpack.Decoder(Record[Header])
 HEADER_JSON = msgspec.json.Decoder(Record[Header])

@@ -68,8 +68,8 @@ def test_creating_a_log_never_replaces_one(path: Path) -> None:
 
 
 def test_a_header_for_an_unknown_game_is_refused(path: Path) -> None:
-    header = Header(game="eredan", ruleset="eredan@1", match_id="e-1", seats=[])
-    with pytest.raises(UnknownGame, match=r"m-001.log: unknown game 'eredan'.*vitorian"):
+    header = Header(game="go", ruleset="go@1", match_id="e-1", seats=[])
+    with pytest.raises(UnknownGame, match=r"m-001.log: unknown game 'go'.*vitorian"):
         create_log(path, header)
     assert not path.exists()
 
@@ -149,9 +149,9 @@ def test_the_simulator_writes_a_whole_log_at_once_replacing_the_old_one(path: Pa
 
 
 def test_an_unknown_game_in_a_stored_header_is_a_clear_error(path: Path) -> None:
-    body = msgspec.structs.replace(vitorian_header(), game="eredan")
+    body = msgspec.structs.replace(vitorian_header(), game="go")
     path.write_bytes(frame(msgspec.msgpack.encode(Record(seq=0, prev=GENESIS, body=body))))
-    with pytest.raises(UnknownGame, match=r"m-001.log: unknown game 'eredan'"):
+    with pytest.raises(UnknownGame, match=r"m-001.log: unknown game 'go'"):
         read_log(path)
 
 

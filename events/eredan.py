@@ -1,0 +1,79 @@
+"""Eredan iTCG events: the decisions of each seat and the chance outcomes ("What a match log must
+record" in the spec).
+
+Consequences (draws, deck-out, untapping, Order bonuses, chains, activation order, ignores,
+damage, healing, defeats, scores, the result) are derived by the engine, never logged. Cards and
+characters are named by their instance id inside the match (see engine.eredan.state): deck cards
+seat * 100 + 0..49, characters seat * 100 + 91..93 (position 1-3).
+"""
+from __future__ import annotations
+
+import msgspec
+
+Ids = tuple[int, ...]
+
+
+class EredanEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
+                  forbid_unknown_fields=True, gc=False):
+    """gc=False: events hold no reference cycles, and skipping the collector's tracking makes
+    decoding long logs markedly faster."""
+
+    seat: int
+
+
+# Chance outcomes ---------------------------------------------------------------------------
+
+class Shuffle(EredanEvent, frozen=True, tag="shuffle"):
+    """The order a deck shuffle produced, top card first (ER-4.2)."""
+
+    order: Ids
+
+
+class Initiative(EredanEvent, frozen=True, tag="initiative"):
+    """The initiative ticket drawn (ER-4.6); seat is its owner, who becomes Player 1.
+
+    Tickets are numbered over both seats: seat 0's first, then seat 1's (ER-4.5)."""
+
+    ticket: int
+
+
+# Decisions ---------------------------------------------------------------------------------
+
+class ChooseCombatants(EredanEvent, frozen=True, tag="choose"):
+    """Phase 1: the active player's combatant and the opposing one (ER-5.8)."""
+
+    attacker: int
+    defender: int
+
+
+class Play(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False,
+           omit_defaults=True):
+    """One card of a Phase 2 submission with every choice it needs.
+
+    target: the character a card with a chosen target acts on (ER-7.8: none means the default).
+    receiver: the character an Artisan attaches an Artisan card to (ER-9.8)."""
+
+    card: int
+    target: int | None = None
+    receiver: int | None = None
+
+
+class PlayCards(EredanEvent, frozen=True, tag="play"):
+    """Phase 2: the seat's secret submission, in its own activation order (ER-5.12 to ER-5.16).
+
+    Empty means the seat plays no card this turn."""
+
+    plays: tuple[Play, ...] = ()
+
+
+class Discard(EredanEvent, frozen=True, tag="discard"):
+    """Phase 5: the cards the seat discards from its hand, secret until both chose (ER-5.18)."""
+
+    cards: Ids = ()
+
+
+class Leave(EredanEvent, frozen=True, tag="leave"):
+    """The seat leaves the battle and loses at once (ER-1.8)."""
+
+
+Event = Shuffle | Initiative | ChooseCombatants | PlayCards | Discard | Leave
