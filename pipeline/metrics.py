@@ -1,0 +1,297 @@
+"""The metric models of pipeline/sql, run on any DuckDB connection with the fact tables.
+
+A model is one SQL file: named CTEs, one SELECT, and a header comment with its grain, its
+parameters and three kinds of declaration that keep each statistic defined once:
+
+- `-- rate: NAME = K / N` adds NAME = K/N with its Wilson 95% interval (NAME_low, NAME_high);
+- `-- difference: NAME = A - B` adds A - B with Newcombe's hybrid score interval, which is built
+  from the two Wilson intervals (Newcombe 1998, method 10);
+- `-- order: ...` orders the rows.
+
+Models read the staging models (`stg_*.sql`, rename and cast only), which are inlined as CTEs
+ahead of the model's own, as dbt compiles its refs: the compiled text is one standalone query
+that also runs on Spark (sqlglot turns `$game` into `:game`). Filters travel as named prepared
+parameters ($game, $format, $date_from, $date_to, $min_sample), never as text.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+
+SQL_DIR = Path(__file__).with_name("sql")
+STAGING_PREFIX = "stg_"
+Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
+PARAMETERS = ("game", "format", "date_from", "date_to", "min_sample")
+SUITE = ("coverage", "card_usage", "matchups", "first_player", "faction_win_rates",
+         "deck_archetypes")
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion K/N of two count columns of a model."""
+
+    name: str
+    k: str
+    n: str
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The difference of two rates of the same model, e.g. win rate when drawn minus not."""
+
+    name: str
+    a: str
+    b: str
+
+
+@dataclass(frozen=True)
+class Model:
+    name: str
+    sql: str
+    params: tuple[str, ...]
+    rates: tuple[Rate, ...] = ()
+    differences: tuple[Difference, ...] = ()
+    order: str | None = None
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which matches a report covers: one game, optionally one format and a day range (UTC,
+    both ends inclusive, None = unbounded)."""
+
+    game: str
+    format: str | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    min_sample: int = 0
+
+    def params(self) -> dict[str, Any]:
+        return {"game": self.game, "format": self.format, "date_from": self.date_from,
+                "date_to": self.date_to, "min_sample": self.min_sample}
+
+    def describe(self) -> dict[str, str]:
+        """The filters in words, for report headers: nothing left implicit."""
+        return {"game": self.game, "format": self.format or "all formats",
+                "from": self.date_from.isoformat() if self.date_from else "the first match",
+                "to": self.date_to.isoformat() if self.date_to else "the last match",
+                "min_sample": str(self.min_sample)}
+
+
+def model_names() -> list[str]:
+    """The metric models (staging models are building blocks, not results). Listed, not
+    globbed: pipeline/sql also holds other modules' queries (charges, audits)."""
+    return list(SUITE)
+
+
+def staging_names() -> list[str]:
+    return sorted(p.stem for p in SQL_DIR.glob(f"{STAGING_PREFIX}*.sql"))
+
+
+def model_doc(name: str) -> str:
+    """The model's header comment as prose: what a report prints under the table's title."""
+    text = (SQL_DIR / f"{load_model(name).name}.sql").read_text(encoding="utf-8")
+    lines = []
+    for line in text.splitlines():
+        if not line.startswith("--"):
+            break
+        lines.append(line[2:].strip())
+    return "\n".join(lines)
+
+
+def _strip_comments(sql: str) -> str:
+    return re.sub(r"--[^\n]*", "", sql)
+
+
+@cache
+def load_model(name: str) -> Model:
+    """Read a model file and its header declarations; an unknown name is a KeyError."""
+    known = model_names() + staging_names()
+    if name not in known:
+        raise KeyError(f"unknown metric model {name!r}; known: {', '.join(model_names())}")
+    text = (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+    body = _strip_comments(text)
+    params = tuple(dict.fromkeys(re.findall(r"\$([a-z_]+)", body)))
+    rates = tuple(Rate(*m) for m in re.findall(r"^-- rate: (\w+) = (\w+) / (\w+)\s*$", text, re.MULTILINE))
+    diffs = tuple(Difference(*m) for m in
+                  re.findall(r"^-- difference: (\w+) = (\w+) - (\w+)\s*$", text, re.MULTILINE))
+    order = re.search(r"^-- order: (.+?)\s*$", text, re.MULTILINE)
+    return Model(name, body.strip(), params, rates, diffs, order.group(1) if order else None)
+
+
+def _double(value: float) -> str:
+    return f"CAST({value!r} AS DOUBLE)"
+
+
+def wilson_sql(k: str, n: str) -> tuple[str, str, str]:
+    """SQL for k/n and its Wilson 95% score interval, NULL when n is 0 or NULL.
+
+    Written as (k + z²/2 ± z·sqrt(k(n-k)/n + z²/4)) / (n + z²): the textbook p-form multiplied
+    through by n, so it needs no p column and stays one portable expression."""
+    kd, nd = f"CAST({k} AS DOUBLE)", f"CAST({n} AS DOUBLE)"
+    z2 = Z95 * Z95
+    centre = f"{kd} + {_double(z2 / 2)}"
+    spread = f"{_double(Z95)} * SQRT({kd} * ({nd} - {kd}) / {nd} + {_double(z2 / 4)})"
+    denominator = f"{nd} + {_double(z2)}"
+
+    def guarded(expr: str) -> str:
+        return f"CASE WHEN {n} > 0 THEN {expr} END"
+
+    return (guarded(f"{kd} / {nd}"), guarded(f"({centre} - {spread}) / ({denominator})"),
+            guarded(f"({centre} + {spread}) / ({denominator})"))
+
+
+def newcombe_sql(a: str, b: str) -> tuple[str, str, str]:
+    """SQL for a - b of two rates with Newcombe's interval from their Wilson bounds (columns
+    a, a_low, a_high, b, b_low, b_high); NULL when either rate is."""
+    diff = f"{a} - {b}"
+    low = f"{diff} - SQRT(({a} - {a}_low) * ({a} - {a}_low) + ({b}_high - {b}) * ({b}_high - {b}))"
+    high = f"{diff} + SQRT(({a}_high - {a}) * ({a}_high - {a}) + ({b} - {b}_low) * ({b} - {b}_low))"
+    return diff, low, high
+
+
+def _inline_staging(sql: str) -> str:
+    """Put the staging models the query names ahead of its own CTEs, as dbt compiles refs."""
+    used = sorted(set(re.findall(rf"\b({STAGING_PREFIX}\w+)\b", sql)))
+    if not used:
+        return sql
+    ctes = ",\n".join(f"{name} AS (\n{load_model(name).sql}\n)" for name in used)
+    match = re.match(r"\s*WITH\s", sql, re.IGNORECASE)
+    return f"WITH {ctes},\n{sql[match.end():]}" if match else f"WITH {ctes}\n{sql}"
+
+
+def _columns(name: str, exprs: tuple[str, str, str]) -> str:
+    names = (name, f"{name}_low", f"{name}_high")
+    return ",\n    ".join(f"{e} AS {c}" for e, c in zip(exprs, names))
+
+
+def compile_model(name: str) -> str:
+    """The standalone query of a model: staging inlined, rates and intervals added, ordered."""
+    model = load_model(name)
+    sql = _inline_staging(model.sql)
+    if model.rates:
+        rates = ",\n    ".join(_columns(r.name, wilson_sql(r.k, r.n)) for r in model.rates)
+        sql = f"SELECT model.*,\n    {rates}\nFROM (\n{sql}\n) AS model"
+    if model.differences:
+        diffs = ",\n    ".join(_columns(d.name, newcombe_sql(d.a, d.b))
+                               for d in model.differences)
+        sql = f"SELECT rated.*,\n    {diffs}\nFROM (\n{sql}\n) AS rated"
+    return f"{sql}\nORDER BY {model.order}" if model.order else sql
+
+
+def _as_date(name: str, value: Any) -> date | None:
+    if value is None or (isinstance(value, date) and not isinstance(value, datetime)):
+        return value
+    if isinstance(value, datetime):
+        return value.date()
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError(f"{name} must be a day, YYYY-MM-DD, not {value!r}") from None
+
+
+def bind(model: Model, params: Mapping[str, Any]) -> dict[str, Any]:
+    """The model's parameters as typed values; unused known ones are dropped, unknown refused."""
+    unknown = sorted(set(params) - set(PARAMETERS))
+    if unknown:
+        raise TypeError(f"unknown metric parameter(s): {', '.join(unknown)}")
+    if not params.get("game"):
+        raise ValueError(f"model {model.name} needs a game")
+    values = {name: params.get(name) for name in model.params}
+    for name in ("date_from", "date_to"):
+        if name in values:
+            values[name] = _as_date(name, values[name])
+    sample = values.get("min_sample")
+    if sample is not None:
+        values["min_sample"] = max(0, int(sample))
+    return values
+
+
+def _utc(con: duckdb.DuckDBPyConnection) -> None:
+    """Match days are UTC days, whatever the machine's time zone (see stg_matches.sql)."""
+    try:
+        con.execute("SET TimeZone = 'UTC'")
+    except duckdb.Error:  # no ICU extension: timestamps with time zone are UTC already
+        pass
+
+
+def run_model(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> pd.DataFrame:
+    """Run one model with its parameters bound; counts come back as integers, rates as floats
+    beside their counts."""
+    model = load_model(name)
+    values = bind(model, params)
+    _utc(con)
+    cursor = con.execute(compile_model(name), values)
+    types = {d[0]: str(d[1]) for d in cursor.description or ()}
+    frame = cursor.df()
+    for column, kind in types.items():
+        if kind == "HUGEINT":  # SUM of integers: pandas would see floats
+            frame[column] = frame[column].astype("Int64")
+        elif kind == "DATE":  # days, not midnights: a report shows 2026-02-01
+            frame[column] = [None if pd.isna(v) else v.date() for v in frame[column]]
+    return frame[_arranged(list(frame.columns), model)]
+
+
+def _arranged(columns: list[str], model: Model) -> list[str]:
+    """Each rate's trio right after the later of its counts; each difference after its rates."""
+    groups = [((r.k, r.n), r.name) for r in model.rates]
+    groups += [((f"{d.a}_high", f"{d.b}_high"), d.name) for d in model.differences]
+    for anchors, name in groups:
+        trio = [name, f"{name}_low", f"{name}_high"]
+        rest = [c for c in columns if c not in trio]
+        at = max(rest.index(a) for a in anchors) + 1
+        columns = rest[:at] + trio + rest[at:]
+    return columns
+
+
+def card_usage(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
+               date_from: date | str | None = None, date_to: date | str | None = None,
+               min_sample: int = 0) -> pd.DataFrame:
+    """Per card: inclusion, copies, deck win rate, played rate and the win rates when played,
+    drawn and not drawn, each beside its sample size and Wilson interval (card_usage.sql)."""
+    return run_model(con, "card_usage", game=game, format=format, date_from=date_from,
+                     date_to=date_to, min_sample=min_sample)
+
+
+def matchups(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
+             date_from: date | str | None = None, date_to: date | str | None = None,
+             min_sample: int = 0) -> pd.DataFrame:
+    """Faction against faction, long form: one row per ordered pair (matchups.sql)."""
+    return run_model(con, "matchups", game=game, format=format, date_from=date_from,
+                     date_to=date_to, min_sample=min_sample)
+
+
+def first_player(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
+                 date_from: date | str | None = None,
+                 date_to: date | str | None = None) -> pd.DataFrame:
+    """The first seat's win rate per format: the size of the tempo advantage (first_player.sql)."""
+    return run_model(con, "first_player", game=game, format=format, date_from=date_from,
+                     date_to=date_to)
+
+
+def matchup_matrix(long: pd.DataFrame, value: str = "win_rate") -> pd.DataFrame:
+    """The long matchups as a faction x opponent grid of `value` (rows play against columns);
+    a pair never met is NaN, and so is the mirror's win rate (it carries no information)."""
+    if long.empty:
+        return pd.DataFrame()
+    grid = long.pivot(index="faction", columns="opponent_faction", values=value)
+    factions = sorted(set(grid.index) | set(grid.columns), key=str)
+    grid = grid.reindex(index=factions, columns=factions)
+    grid.index.name, grid.columns.name = "faction", "opponent"
+    return grid
+
+
+def run_all(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
+            date_from: date | str | None = None, date_to: date | str | None = None,
+            min_sample: int = 0) -> dict[str, pd.DataFrame]:
+    """The whole metrics suite for one scope, in SUITE order: what reports and the app show."""
+    params = {"game": game, "format": format, "date_from": date_from, "date_to": date_to,
+              "min_sample": min_sample}
+    return {name: run_model(con, name, **params) for name in SUITE}

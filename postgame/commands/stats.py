@@ -1,0 +1,269 @@
+"""`postgame stats` and `postgame matchups`: the metric models of a lake, as a designer reads them
+(a table with intervals) or as a script reads them (--json, --csv).
+
+Rates print as "61.2% (55.1-67.0)": the value and its Wilson 95% interval; sample sizes sit in
+their own columns. A draw counts as not a win everywhere (pipeline/sql/*.sql headers).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from pipeline import metrics
+from pipeline.export import SHOWN, Col, cell, plain, records
+from pipeline.metrics import Scope
+from postgame.commands.common import OK, UserError, print_json
+
+TABLES = {"cards": "card_usage", "factions": "faction_win_rates",
+          "archetypes": "deck_archetypes", "first-player": "first_player", "coverage": "coverage"}
+WIDE = 140
+NARROW = {"card_usage": ("card_name", "included", "inclusion_rate", "deck_win_rate",
+                         "win_rate_when_played", "win_rate_when_drawn", "improvement_when_drawn"),
+          "faction_win_rates": ("faction", "seat_games", "meta_share", "games", "win_rate",
+                                "mirror_matches", "first_win_rate", "second_win_rate")}
+"""What a terminal narrower than WIDE shows of a table; --csv and --json keep every column."""
+STATS_EXAMPLES = """\
+examples:
+  postgame stats --lake lake --game vitorian
+  postgame stats --lake lake --game vitorian --format standard --from 2026-03-01 --to 2026-03-31
+  postgame stats --lake lake --game vitorian --min-sample 50 --sort improvement_when_drawn --limit 20
+  postgame stats --lake lake --game vitorian --table factions
+  postgame stats --lake lake --game vitorian --csv > cards.csv
+
+A deck is a seat-game (one seat's deck in one match); "drawn" means ever in hand (opening hand
+or drawn); a draw counts as not a win. Rates show the Wilson 95% interval in brackets.
+--sort takes any column of --json/--csv, highest first for numbers; COLUMN:asc reverses it.
+"""
+MATCHUP_EXAMPLES = """\
+examples:
+  postgame matchups --lake lake --game vitorian
+  postgame matchups --lake lake --game vitorian --format standard --min-sample 20 --json
+
+The matrix reads row against column: the row faction's win rate against the column faction.
+Mirror matches (the diagonal) are counted per match and carry no win rate.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "stats", help="card usage and win rates of a lake, with confidence intervals",
+        description="Card usage statistics of the matches in a lake: inclusion, copies, deck "
+                    "win rate, played rate, win rates when played, drawn and not drawn.",
+        epilog=STATS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_scope_arguments(p)
+    p.add_argument("--table", choices=list(TABLES), default="cards",
+                   help="what to show (default cards)")
+    p.add_argument("--sort", metavar="COLUMN[:asc]", help="order rows by this column")
+    p.add_argument("--limit", type=_positive, metavar="N", help="show the first N rows")
+    add_output_arguments(p)
+    p.set_defaults(func=run_stats)
+    m = sub.add_parser(
+        "matchups", help="faction against faction win rates of a lake",
+        description="Win rate of each faction (Vitorian: the Sovereign's colour; Eredan: the "
+                    "guild) against each other faction, as a matrix and as a list.",
+        epilog=MATCHUP_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_scope_arguments(m)
+    add_output_arguments(m)
+    m.set_defaults(func=run_matchups)
+
+
+def add_scope_arguments(p: argparse.ArgumentParser) -> None:
+    """The filters every lake report takes (stats, matchups, export)."""
+    p.add_argument("--lake", type=Path, required=True, help="the lake folder (postgame ingest)")
+    p.add_argument("--game", required=True, help="the game, e.g. vitorian")
+    p.add_argument("--format", help="only matches of this format (default: every format)")
+    p.add_argument("--from", dest="date_from", type=_day, metavar="YYYY-MM-DD",
+                   help="first match day, UTC, inclusive (default: unbounded)")
+    p.add_argument("--to", dest="date_to", type=_day, metavar="YYYY-MM-DD",
+                   help="last match day, UTC, inclusive (default: unbounded)")
+    p.add_argument("--min-sample", type=_count, default=0, metavar="N",
+                   help="leave out rows resting on fewer than N decks/matches (default 0)")
+
+
+def add_output_arguments(p: argparse.ArgumentParser) -> None:
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="JSON on stdout, for scripts")
+    out.add_argument("--csv", action="store_true", help="CSV on stdout, every column")
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a day (YYYY-MM-DD): {text!r}") from None
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"not a count (0, 1, 2...): {text!r}")
+    return int(text)
+
+
+def _positive(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def scope_of(args: argparse.Namespace) -> Scope:
+    if args.date_from and args.date_to and args.date_from > args.date_to:
+        raise UserError(f"--from {args.date_from} is after --to {args.date_to}")
+    return Scope(args.game, args.format, args.date_from, args.date_to, args.min_sample)
+
+
+@contextlib.contextmanager
+def open_scope(folder: Path, scope: Scope) -> Iterator[tuple[duckdb.DuckDBPyConnection,
+                                                            pd.DataFrame]]:
+    """The lake's connection and the coverage of the scope; refuses (exit 2) a folder that is
+    no lake, a lake with no matches, or filters that leave none, saying what is there."""
+    if not folder.is_dir():
+        raise UserError(f"{folder}: no such lake folder (make one: postgame ingest LOGS "
+                        f"--lake {folder})")
+    from pipeline.lake import Lake
+
+    con = Lake(folder).connect()
+    try:
+        coverage = metrics.run_model(con, "coverage", **scope.params())
+        if coverage.empty:
+            raise UserError(_nothing_there(con, folder, scope))
+        yield con, coverage
+    finally:
+        con.close()
+
+
+def _nothing_there(con: duckdb.DuckDBPyConnection, folder: Path, scope: Scope) -> str:
+    games = [row[0] for row in con.execute(
+        "SELECT DISTINCT game FROM matches ORDER BY game").fetchall()]
+    if not games:
+        return f"{folder}: the lake holds no matches (add some: postgame ingest LOGS --lake {folder})"
+    if scope.game not in games:
+        return f"{folder}: no {scope.game} matches; the lake holds {', '.join(games)}"
+    said = scope.describe()
+    return (f"{folder}: no {scope.game} matches in {said['format']} from {said['from']} "
+            f"to {said['to']}")
+
+
+def sort_rows(frame: pd.DataFrame, spec: str | None) -> pd.DataFrame:
+    """Numbers highest first, text A to Z; COLUMN:asc or COLUMN:desc to choose; blanks last."""
+    if not spec:
+        return frame
+    column, _, way = spec.partition(":")
+    if column not in frame.columns:
+        raise UserError(f"--sort: no column {column!r}; columns: {', '.join(frame.columns)}")
+    if way not in ("", "asc", "desc"):
+        raise UserError(f"--sort: {spec!r}: the order is asc or desc")
+    numeric = pd.api.types.is_numeric_dtype(frame[column])
+    ascending = way == "asc" or (not way and not numeric)
+    return frame.sort_values(column, ascending=ascending, kind="stable", na_position="last",
+                             ignore_index=True)
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    scope, model = scope_of(args), TABLES[args.table]
+    with open_scope(args.lake, scope) as (con, coverage):
+        frame = metrics.run_model(con, model, **scope.params())
+    frame = sort_rows(frame, args.sort)
+    if args.limit:
+        frame = frame.head(args.limit)
+    if args.json:
+        print_json({**header(scope, coverage), "table": model, "rows": records(frame)})
+    elif args.csv:
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        out = console()
+        out.print(rich_table(frame, model, title(model, scope, coverage), out.width))
+    return OK
+
+
+def header(scope: Scope, coverage: pd.DataFrame) -> dict[str, Any]:
+    """What every JSON answer starts with: the filters and the matches they found."""
+    return {"filters": scope.describe(), "matches": int(coverage["matches"].sum()),
+            "first_day": min(coverage["first_day"]).isoformat(),
+            "last_day": max(coverage["last_day"]).isoformat()}
+
+
+def title(model: str, scope: Scope, coverage: pd.DataFrame) -> str:
+    said, about = scope.describe(), header(scope, coverage)
+    return (f"{model.replace('_', ' ')}: {scope.game}, {said['format']}, "
+            f"{about['first_day']} to {about['last_day']}, {about['matches']} matches")
+
+
+def rich_table(frame: pd.DataFrame, model: str, caption: str, width: int = WIDE) -> Table:
+    """The shown columns (fewer on a narrow terminal); a rate's interval goes under it, dim."""
+    table = Table(title=caption, title_justify="left", box=box.SIMPLE_HEAD)
+    shown = SHOWN[model]
+    if width < WIDE and model in NARROW:
+        shown = tuple(col for col in shown if col.name in NARROW[model])
+    for col in shown:
+        table.add_column(col.header, justify="left" if col.kind == "text" else "right")
+    for row in frame.to_dict("records"):
+        table.add_row(*(_terminal_cell(row, col) for col in shown))
+    return table
+
+
+def _terminal_cell(row: dict[str, Any], col: Col) -> str:
+    """Like the report's cell, the interval in whole points on a second, dim line."""
+    if col.kind not in ("rate", "diff") or plain(row.get(col.name)) is None:
+        return escape(cell(row, col))
+    value, low, high = (100 * row[f"{col.name}{s}"] for s in ("", "_low", "_high"))
+    if col.kind == "rate":
+        return f"{value:.1f}%\n[dim]{low:.0f}-{high:.0f}[/dim]"
+    return f"{value:+.1f}\n[dim]{low:+.0f}..{high:+.0f}[/dim]"
+
+
+def console() -> Console:
+    """The terminal's width on a terminal; wide when piped, where nothing needs to fit."""
+    return Console() if sys.stdout.isatty() else Console(width=WIDE)
+
+
+def run_matchups(args: argparse.Namespace) -> int:
+    scope = scope_of(args)
+    with open_scope(args.lake, scope) as (con, coverage):
+        long = metrics.matchups(con, scope.game, scope.format, scope.date_from, scope.date_to,
+                                scope.min_sample)
+    if args.json:
+        grid = metrics.matchup_matrix(long)
+        matrix = {f: {o: plain(v) for o, v in grid.loc[f].items()} for f in grid.index}
+        print_json({**header(scope, coverage), "matrix": matrix, "matchups": records(long)})
+    elif args.csv:
+        long.to_csv(sys.stdout, index=False)
+    else:
+        out = console()
+        out.print(matrix_table(long, title("matchups", scope, coverage)))
+        out.print(rich_table(long, "matchups", "every pair, from the row faction's side",
+                             out.width))
+    return OK
+
+
+def matrix_table(long: pd.DataFrame, caption: str) -> Table:
+    """Row against column: win rate and games; the mirror diagonal shows its match count."""
+    rates, counts = metrics.matchup_matrix(long), metrics.matchup_matrix(long, "n")
+    table = Table(title=caption, title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column("vs", justify="left")
+    for opponent in rates.columns:
+        table.add_column(str(opponent), justify="right")
+    for faction in rates.index:
+        table.add_row(str(faction), *(_grid_cell(faction, o, rates, counts) for o in rates.columns))
+    return table
+
+
+def _grid_cell(faction: str, opponent: str, rates: pd.DataFrame, counts: pd.DataFrame) -> str:
+    n = plain(counts.loc[faction, opponent])
+    if n is None:
+        return "-"
+    if faction == opponent:
+        return f"mirror n={int(n)}"
+    return f"{100 * rates.loc[faction, opponent]:.1f}% n={int(n)}"
