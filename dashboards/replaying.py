@@ -1,0 +1,195 @@
+"""Replay frames for the app: one step of a log as one perspective may see it, as plain data.
+
+Everything shown goes through the ruleset's own `view(state, perspective)` and the masked
+changes (postgame.render.mask_change), so hidden cards never reach the page, not even as ids
+in the HTML. Event arguments that name cards a seat looked at in secret (`bottom` of a kept
+hand, `top`/`bottom` of an Aerial Recon) are shown only to that seat and the organiser; chance
+outcomes (shuffle orders) only to the organiser, as in the command-line replay.
+
+A `ReplayCursor` wraps one `engine.replay.Replay`: the app shares it between sessions (it is
+cached per log file), so seeks are serialised by a lock.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pandas as pd
+
+from dashboards.boards import board_renderer
+from engine.replay import IllegalEvent, Replay, ReplayVisitor, replay_log
+from engine.ruleset import CHANCE, OMNISCIENT, SPECTATOR, Change, Perspective, get_ruleset
+from events.base import Header
+from events.jsonl import load_log
+from postgame.render import (
+    change_text,
+    event_data,
+    event_text,
+    mask_change,
+    outcome_text,
+    render_view,
+)
+
+PRIVATE_FIELDS = ("bottom", "top")
+"""Event arguments naming cards only the acting seat has seen (VW-4.7, Aerial Recon)."""
+
+
+class ReplayUnavailable(ValueError):
+    """The match's log cannot be replayed here (moved, damaged, refused by the rules)."""
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """What the list of events needs about one step, gathered in one pass over the log."""
+
+    seq: int
+    turn: int
+    chance: bool
+    event: Any
+    changes: list[Change]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One step as a perspective sees it: the picture and the words around it."""
+
+    step: int
+    total: int
+    turn: int
+    event: str
+    changes: list[str]
+    svg: str | None
+    text: str
+    outcome: str | None
+
+
+class _Steps(ReplayVisitor):
+    def __init__(self, ruleset: Any) -> None:
+        self.ruleset = ruleset
+        self.records: list[StepRecord] = []
+        self.chance_next = False
+
+    def begin(self, header: Header, state: Any) -> None:
+        self.records.append(StepRecord(0, self.ruleset.turn(state), False, None, []))
+        self.chance_next = self.ruleset.to_move(state) == CHANCE
+
+    def step(self, seq: int, event: Any, changes: list[Change], state: Any) -> None:
+        self.records.append(StepRecord(seq, self.ruleset.turn(state), self.chance_next, event,
+                                       list(changes)))
+        self.chance_next = self.ruleset.to_move(state) == CHANCE
+
+
+@dataclass
+class ReplayCursor:
+    """A checked log with a lock around its cursor, and the per-step records of the event list."""
+
+    path: str
+    replay: Replay
+    records: list[StepRecord]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def total(self) -> int:
+        return len(self.replay)
+
+    @property
+    def game(self) -> str:
+        return self.replay.header.game
+
+    @property
+    def turns(self) -> dict[int, int]:
+        return self.replay.turns
+
+    def players(self) -> dict[int, str]:
+        return {seat.seat: seat.player for seat in self.replay.header.seats}
+
+
+def open_replay(path: str | Path) -> ReplayCursor:
+    """Read and check a log once; every refusal becomes one readable ReplayUnavailable."""
+    try:
+        log = load_log(path)
+        ruleset = get_ruleset(log.header.ruleset)
+        steps = _Steps(ruleset)
+        replay_log(ruleset, log.header, log.events, steps)
+        replay = Replay(ruleset, log.header, log.events)
+    except FileNotFoundError as err:
+        raise ReplayUnavailable(f"{path}: the log file is not there any more") from err
+    except IllegalEvent as err:
+        raise ReplayUnavailable(f"{path}: event {err.seq}: {err.rule}: {err.reason}") from err
+    except (OSError, ValueError) as err:
+        raise ReplayUnavailable(f"{path}: {err}") from err
+    return ReplayCursor(str(path), replay, steps.records)
+
+
+def frame(cursor: ReplayCursor, step: int, perspective: Perspective) -> Frame:
+    """The step as `perspective` sees it; the cursor is left wherever the lock holder puts it."""
+    step = max(0, min(step, cursor.total))
+    with cursor.lock:
+        replay = cursor.replay
+        before = _unit_cells(cursor, step - 1) if step else {}
+        view = replay.ruleset.view(replay.seek(step), perspective)
+        changes = [_change_data(c, perspective, before) for c in replay.changes]
+    record = cursor.records[step]
+    renderer = board_renderer(cursor.game)
+    last = step == cursor.total
+    return Frame(step=step, total=cursor.total, turn=record.turn,
+                 event=describe_event(record, perspective),
+                 changes=[change_text(mask_change(c, perspective), perspective)
+                          for c in record.changes],
+                 svg=renderer(view, changes) if renderer else None,
+                 text="" if renderer else render_view(view),
+                 outcome=outcome_text(replay.outcome) if last else None)
+
+
+def _unit_cells(cursor: ReplayCursor, step: int) -> dict[int, list[int]]:
+    """Where each unit stood at `step` (positions on the grid are public): a move's origin."""
+    view = cursor.replay.ruleset.view(cursor.replay.seek(step), SPECTATOR)
+    return {u["id"]: [u["row"], u["col"]] for u in view.get("units", [])
+            if "row" in u and "col" in u}
+
+
+def _change_data(change: Change, perspective: Perspective,
+                 before: dict[int, list[int]]) -> dict[str, Any]:
+    data: dict[str, Any] = msgspec.to_builtins(mask_change(change, perspective))
+    origin = before.get(change.card) if change.card is not None else None
+    if change.kind == "moved" and origin is not None and origin != data.get("cell"):
+        data["from"] = origin
+    return data
+
+
+def describe_event(record: StepRecord, perspective: Perspective) -> str:
+    """The event in words, with what this perspective may not know left out."""
+    if record.event is None:
+        return "setup"
+    if record.chance and perspective != OMNISCIENT:
+        return event_text(record.event, hidden=True)
+    data = event_data(record.event, hidden=False)
+    if perspective not in (OMNISCIENT, data.get("seat")):
+        for name in PRIVATE_FIELDS:
+            if data.get(name):
+                data[name] = f"{len(data[name])} card(s) seen only by seat {data.get('seat')}"
+    kind, seat = data.pop("type", type(record.event).__name__), data.pop("seat", None)
+    who = f"seat {seat} " if seat is not None else ""
+    args = " ".join(f"{key}={_scalar(value)}" for key, value in data.items()
+                    if value not in (None, [], ()))
+    return f"{who}{kind} {args}".rstrip()
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_scalar(v) for v in value) + "]"
+    return "-" if value is None else str(value)
+
+
+def event_table(cursor: ReplayCursor, perspective: Perspective) -> pd.DataFrame:
+    """Every step of the log as a row: what the list beside the board shows."""
+    rows = [{"step": r.seq, "turn": r.turn,
+             "seat": "" if r.event is None else str(getattr(r.event, "seat", "")),
+             "event": describe_event(r, perspective),
+             "changes": "; ".join(change_text(mask_change(c, perspective), perspective)
+                                  for c in r.changes if c.kind != "phase")}
+            for r in cursor.records]
+    return pd.DataFrame(rows, columns=["step", "turn", "seat", "event", "changes"])

@@ -1,0 +1,96 @@
+"""Replay frames: one step of a log as a perspective sees it, board, event and changes.
+
+The event list is as careful as the board: chance outcomes (shuffle orders) are the organiser's
+alone, and the cards a seat bottomed after a mulligan (VW-4.7) are that seat's alone.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dashboards.replaying import (
+    ReplayCursor,
+    ReplayUnavailable,
+    StepRecord,
+    describe_event,
+    event_table,
+    frame,
+    open_replay,
+)
+from engine.ruleset import OMNISCIENT, SPECTATOR
+from events.jsonl import load_log
+
+
+@pytest.fixture(scope="module")
+def cursor(season_logs: list[Path]) -> ReplayCursor:
+    return open_replay(season_logs[0])
+
+
+def kept_with_bottom(season_logs: list[Path]) -> tuple[Path, int, int]:
+    """A log, the step and the seat of a KeepHand that bottomed cards after a mulligan."""
+    for path in season_logs:
+        for seq, event in enumerate(load_log(path).events, 1):
+            if type(event).__name__ == "KeepHand" and event.bottom:
+                return path, seq, event.seat
+    pytest.fail("no mulligan with bottomed cards in the fixture season")
+
+
+def test_a_frame_per_step_with_board_event_and_changes(cursor: ReplayCursor) -> None:
+    first, last = frame(cursor, 0, OMNISCIENT), frame(cursor, cursor.total, OMNISCIENT)
+    assert (first.step, first.event, first.changes, first.outcome) == (0, "setup", [], None)
+    assert first.svg is not None and first.svg.startswith("<svg")
+    assert last.step == last.total == cursor.total and last.outcome
+    assert frame(cursor, cursor.total + 50, 0).step == cursor.total  # clamped, not an error
+
+
+def test_seeking_back_and_forth_gives_the_same_frame(cursor: ReplayCursor) -> None:
+    middle = cursor.total // 2
+    once = frame(cursor, middle, 1)
+    frame(cursor, cursor.total, 1)
+    frame(cursor, 0, 1)
+    assert frame(cursor, middle, 1) == once
+
+
+def test_chance_outcomes_are_the_organisers_alone(cursor: ReplayCursor) -> None:
+    shuffles = [r for r in cursor.records if type(r.event).__name__ == "Shuffle"]
+    assert shuffles and all(r.chance for r in shuffles)
+    for record in shuffles:
+        assert "order=" in describe_event(record, OMNISCIENT)
+        for who in (SPECTATOR, 0, 1):
+            text = describe_event(record, who)
+            assert "order" not in text and "details hidden" in text
+
+
+def test_bottomed_cards_are_shown_only_to_their_seat(season_logs: list[Path]) -> None:
+    path, step, seat = kept_with_bottom(season_logs)
+    record = open_replay(path).records[step]
+    assert isinstance(record, StepRecord)
+    ids = ", ".join(str(i) for i in record.event.bottom)
+    assert f"bottom=[{ids}]" in describe_event(record, seat)
+    assert f"bottom=[{ids}]" in describe_event(record, OMNISCIENT)
+    for who in (1 - seat, SPECTATOR):
+        text = describe_event(record, who)
+        assert ids not in text and "seen only by seat" in text
+
+
+def test_hidden_draws_stay_hidden_in_the_event_list(cursor: ReplayCursor) -> None:
+    organiser, seat0 = event_table(cursor, OMNISCIENT), event_table(cursor, 0)
+    assert len(organiser) == len(seat0) == cursor.total + 1
+    assert list(organiser["step"]) == list(range(cursor.total + 1))
+    seat1_draws = [c for r in cursor.records for c in r.changes
+                   if c.kind == "draw" and c.seat == 1 and c.name]
+    assert seat1_draws
+    listed = "\n".join(seat0["changes"])
+    assert "draw seat 1 (hidden card)" in listed
+    assert not any(f"draw seat 1 {c.name}" in listed for c in seat1_draws)
+    assert any(f"draw seat 1 {c.name}" in "\n".join(organiser["changes"]) for c in seat1_draws)
+
+
+def test_a_missing_or_broken_log_is_one_readable_error(tmp_path: Path) -> None:
+    with pytest.raises(ReplayUnavailable, match="not there any more"):
+        open_replay(tmp_path / "gone.pglog")
+    broken = tmp_path / "broken.pglog"
+    broken.write_bytes(b"not a log at all")
+    with pytest.raises(ReplayUnavailable, match="broken.pglog"):
+        open_replay(broken)
