@@ -98,6 +98,8 @@ class FormatSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
     window: Annotated[int, msgspec.Meta(ge=1)] = 2
     prior_decks: Count = 8
     min_decks: Count = 16
+    sections: tuple[str, ...] = ()
+    """Deck-list sections whose cards carry charges; empty means every section."""
     initial: dict[str, Count] = {}
 
     def __post_init__(self) -> None:
@@ -265,10 +267,12 @@ def load_tournaments(con: duckdb.DuckDBPyConnection, game: str, fmt: str, window
 
 
 def load_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, tournaments: pd.DataFrame,
-               cards: GameCards) -> Usage:
-    """N and n_c per epoch, evolutions folded into their base card (CH-2.10)."""
+               cards: GameCards, sections: tuple[str, ...] = ()) -> Usage:
+    """N and n_c per epoch, evolutions folded into their base card (CH-2.10), counting only
+    the charged sections."""
     params = {"game": game, "format": fmt}
-    seen = run_model(con, "cards_registered", params)
+    with model_inputs(con, sections=_sections_table(con, game, sections)):
+        seen = run_model(con, "cards_registered", params)
     bases = [cards.card_base(card) for card in seen["card"]]
     epochs = pa.table({"tournament": pa.array(tournaments["tournament"], pa.string()),
                        "epoch": pa.array(tournaments["epoch"], pa.int32())})
@@ -283,6 +287,17 @@ def load_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, tournaments:
     names = _base_names(seen, bases)
     return Usage(decks={int(e): int(n) for e, n in decks.itertuples(index=False)},
                  counts=counts, names=names)
+
+
+def _sections_table(con: duckdb.DuckDBPyConnection, game: str,
+                    sections: tuple[str, ...]) -> pa.Table:
+    """The charged sections as a model input; every section of the game's decks when none are
+    configured."""
+    if not sections:
+        found = con.execute("SELECT DISTINCT section FROM deck_cards WHERE game = $game",
+                            {"game": game}).fetchall()
+        sections = tuple(row[0] for row in found)
+    return pa.table({"section": pa.array(sections, pa.string())})
 
 
 def _base_names(seen: pd.DataFrame, bases: list[str]) -> dict[str, str]:
@@ -600,7 +615,10 @@ class ChargeSeason:
         in_pool = self.cards.in_pool
         copies: dict[str, int] = {}
         outside: list[OutsideCard] = []
+        charged = self.settings.sections
         for section, entries in deck.sections.items():
+            if charged and section not in charged:
+                continue
             for entry in entries:
                 if in_pool is not None and not in_pool(self.format, entry.card):
                     outside.append(OutsideCard(card=entry.card, section=section,
@@ -643,7 +661,7 @@ def compute_charges(con: duckdb.DuckDBPyConnection, game: str, format: str, *,
     settings = (formats or load_formats()).settings(game, format)
     cards = cards or game_cards(game)
     tournaments = load_tournaments(con, game, format, settings.window)
-    usage = load_usage(con, game, format, tournaments, cards)
+    usage = load_usage(con, game, format, tournaments, cards, settings.sections)
     epochs = epoch_spans(tournaments, usage, settings.window)
     rows, carried = all_tables(epochs, usage, settings)
     epochs["carried_over"] = [carried[int(e)] for e in epochs["epoch"]]

@@ -54,7 +54,7 @@ class Deck:
     player: str
     cards: Mapping[str, int]
     sections: Mapping[str, str] = field(default_factory=dict)
-    """card -> section; "deck" otherwise."""
+    """card -> section; "maneuver" otherwise."""
     deck_id: str = ""
 
     @property
@@ -108,7 +108,7 @@ def _add_seat(seats: dict, lines: dict, match_id: str, game: str, seat: int, dec
     _row(seats, match_id=match_id, game=game, seat=seat, player=deck.player, deck_id=deck.id)
     for card, copies in deck.cards.items():
         _row(lines, match_id=match_id, game=game, seat=seat, deck_id=deck.id,
-             section=deck.sections.get(card, "deck"), card=card, card_name=_name(card),
+             section=deck.sections.get(card, "maneuver"), card=card, card_name=_name(card),
              copies=copies)
 
 
@@ -491,9 +491,10 @@ def test_a_vitorian_deck_counts_every_copy_sovereign_included_CH_2_8():
     assert result.table.epoch == 0 and result.charge == 0 and result.legal  # the initial table
     result = deck_check(red_lake(), "vitorian", "standard", load_decklist(RED))
     assert result.table.upcoming and result.table.epoch == 1
-    # every card of 16/16 decks: s = 16/24, charge round(25 * 2/3) = 17; 64 cards in all
+    # every card of 16/16 decks: s = 16/24, charge round(25 * 2/3) = 17; the Sovereign and the
+    # 50 Maneuver cards carry charges, the Convoy and Defense Pile do not (formats.toml)
     assert {c.charge for c in result.contributions} == {17}
-    assert result.charge == 64 * 17 and not result.within_cap and not result.legal
+    assert result.charge == 51 * 17 and not result.within_cap and not result.legal
     zahir = [c for c in result.contributions if c.name == "Marechal Zahir"]
     assert [(z.card, z.copies, z.contribution) for z in zahir] == [("ST01-001", 1, 17)]
 
@@ -540,7 +541,8 @@ def test_models_transpile_to_spark(path):
 # --- a reference written from the spec alone, cross-checked --------------------------------
 
 def reference_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, window: int,
-                    base: Callable[[str], str]) -> tuple[list[int], dict, dict]:
+                    base: Callable[[str], str], sections: tuple[str, ...] = ()
+                    ) -> tuple[list[int], dict, dict]:
     """CH-2.1, CH-2.3, CH-2.4 over plain rows: each tournament's epoch, the registrations of
     each epoch, and the registrations holding each (epoch, card)."""
     matches = con.execute("SELECT match_id, tournament, started_at FROM matches WHERE game = ? "
@@ -556,8 +558,10 @@ def reference_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, window:
     decks, holders = defaultdict(set), defaultdict(set)
     for reg in registration.values():
         decks[epoch_of[reg[0]]].add(reg)
-    for m, seat, card, copies in con.execute(
-            "SELECT match_id, seat, card, copies FROM deck_cards").fetchall():
+    for m, seat, card, copies, section in con.execute(
+            "SELECT match_id, seat, card, copies, section FROM deck_cards").fetchall():
+        if sections and section not in sections:
+            continue
         if (m, seat) in registration and copies > 0:
             reg = registration[(m, seat)]
             holders[(epoch_of[reg[0]], base(card))].add(reg)
@@ -567,7 +571,7 @@ def reference_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, window:
 def reference_charges(con: duckdb.DuckDBPyConnection, game: str, fmt: str, s: FormatSettings,
                       base: Callable[[str], str] = lambda card: card) -> dict[int, dict[str, int]]:
     """CH-2.2, CH-2.5 - CH-2.7 in floats, written from the spec alone: {epoch: {card: charge}}."""
-    epochs, decks, holders = reference_usage(con, game, fmt, s.window, base)
+    epochs, decks, holders = reference_usage(con, game, fmt, s.window, base, s.sections)
     final = max(epochs) + 1 if epochs.count(max(epochs)) == s.window else max(epochs)
     share = {card: charge / s.scale for card, charge in s.initial.items()}
     charge = dict(s.initial)
@@ -705,7 +709,7 @@ def test_cli_history_and_movers(capsys, lake_cli):
 
 def test_cli_deck_check_exits_1_over_the_cap(capsys, lake_cli):
     code, out, _ = lake_cli(capsys, "--deck", RED)
-    assert code == 1 and "charge 1088 / cap 500: ILLEGAL" in out and "CH-2.8" in out
+    assert code == 1 and "charge 867 / cap 500: ILLEGAL" in out and "CH-2.8" in out
     code, out, _ = lake_cli(capsys, "--deck", RED, "--date", "2026-01-06", "--json")
     assert code == 0 and json.loads(out)["legal"] and json.loads(out)["table"]["epoch"] == 0
     code, out, _ = lake_cli(capsys, "--deck", RED, "--tournament", "vw-02", "--csv")

@@ -1,6 +1,7 @@
 -- Model: n_c, the registered decks of each epoch holding at least one copy of a card (CH-2.4).
--- Every section counts: Sovereigns and characters are cards too (CH-2.3); evolutions count as
--- their base card (CH-2.10), through the card -> base_card mapping the game supplies.
+-- Sovereigns and characters are cards too (CH-2.3); evolutions count as their base card
+-- (CH-2.10), through the card -> base_card mapping the game supplies; only the cards of the
+-- charged sections count (charges__sections, from cards_registered's card list).
 -- Grain: one row per (epoch, base card) held by at least one deck of that epoch.
 -- Inputs: charges__tournament_epochs (tournament, epoch), the result of tournament_epochs.sql;
 --         charges__card_bases (card, base_card), one row per card id of cards_registered.sql.
