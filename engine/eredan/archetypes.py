@@ -14,7 +14,7 @@ import random
 
 from engine.decklist import load_decklist
 from engine.eredan.cards import DATA_DIR, GUILDS, Card, Catalog, Character, load_catalog
-from engine.eredan.charges import ChargeTable, catalog_table, deck_charge
+from engine.eredan.charges import ChargeTable, admits, catalog_table, deck_charge
 from engine.eredan.deckcheck import (
     DECK_MAX,
     DECK_MIN,
@@ -22,7 +22,6 @@ from engine.eredan.deckcheck import (
     check_deck,
     deck_guilds,
     guild_refusal,
-    pool_problems,
     resolve,
 )
 from engine.eredan.plays import refusal
@@ -66,7 +65,7 @@ def starter_deck(archetype: str) -> DeckList:
 
 def _standard(cards: list[Character], catalog: Catalog) -> list[Character]:
     form = catalog.formats[FORMAT]
-    return [c for c in cards if not pool_problems([(c, 1)], form, catalog)]
+    return [c for c in cards if admits(form, c, catalog)]
 
 
 def _characters(archetype: str, catalog: Catalog, rng: random.Random) -> list[Character]:
@@ -77,7 +76,7 @@ def _characters(archetype: str, catalog: Catalog, rng: random.Random) -> list[Ch
     wanted = 3 if archetype == "mercenary" else rng.choice((0, 1))
     chosen: list[Character] = []
     for pool, count in ((mercs, wanted), (guild, 3 - wanted)):
-        options = [c for c in pool if c.family_id not in {x.family_id for x in chosen}]
+        options = list(pool)
         rng.shuffle(options)
         for card in options:
             if count and card.family_id not in {x.family_id for x in chosen}:
@@ -95,7 +94,7 @@ def _card_pool(characters: list[Character], catalog: Catalog) -> list[Card]:
     form = catalog.formats[FORMAT]
     return [card for card in catalog.cards
             if not guild_refusal(card, guilds, golem, mercenary)
-            and not pool_problems([(card, 1)], form, catalog)
+            and admits(form, card, catalog)
             and any(refusal(c, card) is None for c in characters)]
 
 

@@ -10,6 +10,7 @@ unsupported card can never be silently half-played.
 from __future__ import annotations
 
 import tomllib
+import typing
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -23,6 +24,7 @@ MERCENARY = "mercenary"
 ClassName = Literal["berserker", "warrior", "mage", "looter", "cleric", "artisan", "unknown"]
 Race = Literal["dais", "demon", "unknown", "elfine", "ice_elf", "beast", "golem", "guemelite",
                "hom_chai", "human", "undead", "solarian"]
+RACES: tuple[str, ...] = typing.get_args(Race)
 Rune = Literal["cor", "nox", "yr"]
 CardType = Literal["action", "spell", "theurgy", "item", "pet"]
 ItemSubtype = Literal["weapon", "armor", "shield", "jewel", "scroll", "potion"]
@@ -289,6 +291,9 @@ def _affects_many(c: Card) -> bool:
 
 def _lines_problem(lines: tuple[Line, ...], in_play: bool, magic: bool) -> str:
     for line in lines:
+        kind, _, value = line.key.partition(":")
+        if (kind == "guild" and value not in GUILDS) or (kind == "race" and value not in RACES):
+            return f"unknown key {line.key!r} (ER-6.15)"
         if line.when != "play" and line.when != "end_of_combat" and not in_play:
             return f"a {line.when} line needs a card that stays in play (ER-6.13)"
         if line.when == "static" and not all(isinstance(e, STATIC_EFFECTS) for e in line.effects):

@@ -5,6 +5,15 @@ at the match's start (the lake's pipeline.charges computes them per epoch, CH-2.
 `setup(header, charges=table)` or once to `EredanRules(charge_tables=provider)`. Without a table
 the cap is not checked. The catalog also carries per-version charges, used by tests and as the
 initial tables (`catalog_table`).
+
+Wiring, on the lake's side (engine code never imports the pipeline):
+
+    from pipeline.charges import GameCards, register_game_cards
+    register_game_cards("eredan", lambda: GameCards(card_base=card_base, resolve=resolve,
+                                                    in_pool=in_format, card_name=...))
+    table = season.in_force(header.started_at)            # the epoch in force (CH-2.2)
+    rules = EredanRules(charge_tables=lambda header: ChargeTable(
+        version=f"epoch-{epoch}", charges=dict(zip(table.card, table.charge)), cap=settings.cap))
 """
 from __future__ import annotations
 
@@ -12,7 +21,7 @@ from collections.abc import Callable, Iterable
 
 import msgspec
 
-from engine.eredan.cards import Card, Catalog, Character
+from engine.eredan.cards import Card, Catalog, Character, Format, load_catalog
 from events.base import Header
 
 
@@ -24,6 +33,8 @@ class ChargeTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     version: str
     charges: dict[str, int]
+    cap: int | None = None
+    """The cap to check against; None: the format's own (data/eredan/cards.toml [[formats]])."""
 
     def charge(self, card: Card | Character, catalog: Catalog) -> int:
         found = self.charges.get(card.id)
@@ -37,6 +48,29 @@ class ChargeTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 ChargeProvider = Callable[[Header], "ChargeTable | None"]
 """The table in force when a match starts (ER-3.6); None when none applies."""
+
+
+def card_base(card_id: str, catalog: Catalog | None = None) -> str:
+    """The card whose charge an evolution shares: its family's lowest level (CH-2.10). Unknown
+    cards are their own base. For pipeline.charges.GameCards.card_base."""
+    catalog = catalog or load_catalog()
+    card = catalog.by_id.get(card_id)
+    return catalog.family(card.family_id)[0].id if card is not None else card_id
+
+
+def in_format(fmt: str, card_id: str, catalog: Catalog | None = None) -> bool:
+    """Whether a card is in a format's card pool (ER-3.4, CH-2.9). For
+    pipeline.charges.GameCards.in_pool."""
+    catalog = catalog or load_catalog()
+    card, form = catalog.by_id.get(card_id), catalog.formats.get(fmt)
+    return card is not None and form is not None and admits(form, card, catalog)
+
+
+def admits(form: Format, card: Card | Character, catalog: Catalog) -> bool:
+    """The last `recent_acts` acts of the catalog, plus basic-format cards (ER-3.4)."""
+    if form.recent_acts is None:
+        return True
+    return card.act > catalog.latest_act - form.recent_acts or (form.basic and card.basic)
 
 
 def catalog_table(version: str, catalog: Catalog) -> ChargeTable:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from engine.eredan.cards import Card, Catalog, Character, Format, load_catalog
-from engine.eredan.charges import ChargeTable, deck_charge
+from engine.eredan.charges import ChargeTable, admits, deck_charge
 from events.base import DeckEntry, DeckList
 
 Problem = tuple[str, str]
@@ -66,8 +66,9 @@ def check_deck(deck: DeckList, catalog: Catalog | None = None, fmt: str | Format
     form = fmt if isinstance(fmt, Format) else _format(fmt, catalog, problems)
     if form is not None:
         problems += pool_problems(chars + cards, form, catalog)
-        if charges is not None and form.charge_cap is not None:
-            problems += _cap(chars + cards, charges, form.charge_cap, catalog)
+        cap = form.charge_cap if charges is None or charges.cap is None else charges.cap
+        if charges is not None and cap is not None:
+            problems += _cap(chars + cards, charges, cap, catalog)
     return _in_rule_order(problems)
 
 

@@ -7,10 +7,10 @@ from functools import lru_cache
 import msgspec
 
 from engine.eredan.cards import Card, Catalog, Character, Format, load_catalog
-from engine.eredan.charges import ChargeTable
+from engine.eredan.charges import ChargeTable, deck_charge
 from engine.eredan.deckcheck import check_deck, resolve
 from engine.eredan.state import CHARACTER_BASE, Fighter, Player, State
-from engine.ruleset import DeckError, RuleViolation
+from engine.ruleset import DeckError, RuleViolation, UnsupportedRule
 from events.base import DeckList, Header
 
 BASE_TICKETS = 5  # ER-4.5
@@ -25,8 +25,8 @@ def initial_state(header: Header, charges: ChargeTable | None = None,
         raise RuleViolation("ER-1.1", "a match is played by exactly two seats, 0 and 1")
     form = catalog.formats.get(header.format)
     if form is None:
-        raise RuleViolation("ER-3.2", f"unknown format {header.format!r}; known: "
-                                      f"{', '.join(sorted(catalog.formats))}")
+        raise UnsupportedRule("ER-3.2", f"format {header.format!r} is not supported; known: "
+                                        f"{', '.join(sorted(catalog.formats))}")
     cards: dict[int, Card | Character] = {}
     fighters: dict[int, Fighter] = {}
     players = []
@@ -37,10 +37,18 @@ def initial_state(header: Header, charges: ChargeTable | None = None,
         if problems:
             raise DeckError([(rule, f"seat {seat.seat} ({seat.player}): {why}")
                              for rule, why in problems])
-        players.append(_player(seat.seat, seat.player, deck, catalog, cards, fighters))
+        player = _player(seat.seat, seat.player, deck, catalog, cards, fighters)
+        if charges is not None:  # public in the standard format (ER-3.7)
+            player.charge = deck_charge(_counted(deck, catalog), charges, catalog)[0]
+        players.append(player)
     return State(cards=cards, players=players, fighters=fighters, format=form,
                  charge_version=charges.version if charges else None,
                  chance=[(0, "deck"), (1, "deck")])
+
+
+def _counted(deck: DeckList, catalog: Catalog) -> list[tuple[Card | Character, int]]:
+    return [(catalog.by_id[e.card], e.count) for entries in deck.sections.values()
+            for e in entries]
 
 
 @lru_cache(maxsize=256)

@@ -94,11 +94,12 @@ class Player:
     deck_out: bool = False
     damage: int = 0
     healed: int = 0
+    charge: int | None = None
 
     def copy(self) -> Player:
         return Player(self.seat, self.name, list(self.deck), list(self.hand), list(self.discard),
                       self.tickets, self.submission, self.discarding, self.deck_out,
-                      self.damage, self.healed)
+                      self.damage, self.healed, self.charge)
 
 
 @dataclass(slots=True)

@@ -59,6 +59,7 @@ def _seat(state: State, player: Player, perspective: Perspective) -> dict[str, A
         "seat": player.seat,
         "player": player.name,
         "tickets": player.tickets,
+        "deck_charge": player.charge,
         "hand_count": len(player.hand),
         "hand": [_card(state, c) for c in player.hand] if owner else None,
         "hand_target": hand_target(state, player.seat),

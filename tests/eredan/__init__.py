@@ -1,0 +1,1 @@
+"""Eredan iTCG engine tests (rules: ER- IDs)."""
