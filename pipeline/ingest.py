@@ -1,0 +1,539 @@
+"""Ingest: verify match logs, replay them, and commit their facts to the lake in batches.
+
+Why it is shaped this way:
+- Workers (processes) read, verify and replay logs and return Arrow tables; the parent alone
+  decides what goes in and writes, so the lake has one writer and the decisions (skip, quarantine)
+  follow the order of the logs whatever the worker count.
+- A log is identified by its content hash (blake2b-128 of its bytes; of its binary form for JSON
+  lines, so a .pglog and its .jsonl twin are the same content). A hash already in the lake
+  (matches or quarantine) is skipped before any replay, which makes re-running cheap; a known
+  match id with another hash is quarantined, never overwritten.
+- A bad log is quarantined with its reason, rule and seq; the rest of its batch goes in.
+- Memory is bounded by the batch: each batch is one commit (one file per table and partition),
+  and small files are compacted as they pile up (pipeline.lake).
+"""
+from __future__ import annotations
+
+import fcntl
+import gc
+import hashlib
+import math
+import os
+import threading
+import time
+import zlib
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from engine.replay import IllegalEvent, replay_log
+from engine.ruleset import DeckError, UnknownRuleset, get_ruleset
+from events import games
+from events.jsonl import JsonlError, read_jsonl
+from events.log import FRAME, LogCorrupt, LogError, LogFile, decode_log, encode_log
+from pipeline.audits import AuditResult, run_audits
+from pipeline.facts import LogMeta, NoExtractor, Rows, Unfinished, extractor_for
+from pipeline.lake import (
+    PARTITION_KEYS,
+    RETAIN_S,
+    Lake,
+    LakeWriter,
+    PartKey,
+    file_schema,
+    new_batch_id,
+)
+from pipeline.schema import PARTITIONED, TABLES
+
+LOG_SUFFIXES = (".pglog", ".jsonl")
+DEFAULT_BATCH = 2000
+MAX_CHUNK = 64
+WINDOW_PER_WORKER = 3
+LOG_COLUMN = "_log"
+"""Index of a row's log within its chunk: lets the parent drop one log's rows."""
+HASH_SIZE = 16
+GC_THRESHOLDS = (50_000, 20, 20)
+LogFacts = tuple[int, tuple[str | None, str | None], Rows]
+"""(index of the log in its chunk, its (game, month) partition, its rows)."""
+Progress = Callable[[int, int], None]
+"""progress(logs done, logs in all)."""
+
+
+class IngestError(ValueError):
+    """The request cannot be done (a path that does not exist); names the path."""
+
+
+class Rejected(Exception):
+    """Why a log goes to quarantine: a rule ID (or LOG, GAME, RULESET, END, ENGINE, FACTS,
+    DUPLICATE), the record where it happened if known, and a reason a person can act on."""
+
+    def __init__(self, rule: str, reason: str, seq: int | None = None) -> None:
+        super().__init__(f"{rule}: {reason}")
+        self.rule, self.reason, self.seq = rule, reason, seq
+
+
+@dataclass(frozen=True)
+class LogOutcome:
+    """What became of one log; `status` is ingested, skipped or quarantined."""
+
+    path: str
+    status: str
+    content_hash: str | None = None
+    match_id: str | None = None
+    game: str | None = None
+    events: int = 0
+    seq: int | None = None
+    rule: str = ""
+    reason: str = ""
+
+    def line(self) -> str:
+        where = f"seq {self.seq}: " if self.seq is not None else ""
+        return f"{self.path}: {where}{self.rule}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    paths: tuple[str, ...]
+    batch: str
+    now: datetime
+
+
+@dataclass
+class ChunkResult:
+    batch: str
+    now: datetime
+    outcomes: list[LogOutcome]
+    parts: dict[PartKey, pa.Table]
+    """Facts of the ingested logs, with a LOG_COLUMN naming each row's log in `outcomes`."""
+
+
+@dataclass
+class IngestReport:
+    """The account of one ingest run, printed by the command and returned to scripts."""
+
+    lake: str
+    workers: int
+    seen: int = 0
+    ingested: int = 0
+    skipped: int = 0
+    quarantined: list[LogOutcome] = field(default_factory=list)
+    events: int = 0
+    seconds: float = 0.0
+    batches: int = 0
+    compactions: int = 0
+    audits: list[AuditResult] = field(default_factory=list)
+
+    @property
+    def matches_per_s(self) -> float:
+        return self.ingested / self.seconds if self.seconds else 0.0
+
+    @property
+    def events_per_s(self) -> float:
+        return self.events / self.seconds if self.seconds else 0.0
+
+    @property
+    def audits_failed(self) -> list[AuditResult]:
+        return [a for a in self.audits if not a.ok]
+
+    def to_json(self) -> dict[str, Any]:
+        reasons: dict[str, int] = {}
+        for q in self.quarantined:
+            reasons[q.rule] = reasons.get(q.rule, 0) + 1
+        return {
+            "lake": self.lake, "workers": self.workers, "logs": self.seen,
+            "ingested": self.ingested, "skipped": self.skipped,
+            "quarantined": len(self.quarantined), "quarantined_by_rule": reasons,
+            "quarantine": [{"path": q.path, "match_id": q.match_id, "seq": q.seq, "rule": q.rule,
+                            "reason": q.reason} for q in self.quarantined],
+            "events": self.events, "seconds": round(self.seconds, 3),
+            "matches_per_s": round(self.matches_per_s, 1),
+            "events_per_s": round(self.events_per_s, 1),
+            "batches": self.batches, "compactions": self.compactions,
+            "audits": [a.to_json() for a in self.audits],
+        }
+
+
+# Finding logs --------------------------------------------------------------------------------
+
+def find_logs(paths: Iterable[str | Path]) -> list[Path]:
+    """Named files as given (any name); folders searched recursively for .pglog and .jsonl, in
+    sorted order; each file once, as an absolute path (the lake records where logs are)."""
+    found: dict[Path, None] = {}
+    for path in (Path(p).absolute() for p in paths):
+        if path.is_dir():
+            for p in sorted(path.rglob("*")):
+                if p.suffix in LOG_SUFFIXES and p.is_file():
+                    found.setdefault(p, None)
+        elif path.is_file():
+            found.setdefault(path, None)
+        else:
+            raise IngestError(f"{path}: no such file or folder")
+    return list(found)
+
+
+# The parent: batches, decisions, commits -----------------------------------------------------
+
+@dataclass
+class Seen:
+    """What the lake (and this run so far) already holds: match id -> hash, and every hash."""
+
+    ingested: dict[str, str]
+    hashes: set[str]
+
+    @classmethod
+    def of(cls, lake: Lake) -> Seen:
+        con = lake.connect()
+        try:
+            ingested = dict(con.execute("SELECT match_id, content_hash FROM matches").fetchall())
+            hashes = {h for (h,) in con.execute(
+                "SELECT content_hash FROM quarantine WHERE content_hash IS NOT NULL").fetchall()}
+        finally:
+            con.close()
+        return cls(ingested, hashes | set(ingested.values()))
+
+
+def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
+           batch_size: int = DEFAULT_BATCH, progress: Progress | None = None,
+           retain_s: float = RETAIN_S, audit: bool = True) -> IngestReport:
+    """Ingest logs (files or folders) into the lake; bad logs are quarantined, never fatal.
+
+    progress(done, total) is called once the logs are found, then as chunks finish. Audits run
+    at the end unless audit=False.
+    """
+    if workers < 1 or batch_size < 1:
+        raise IngestError("workers and batch size must be at least 1")
+    logs = find_logs(paths)
+    report = IngestReport(str(lake.root), workers, seen=len(logs))
+    progress = progress or (lambda done, total: None)
+    progress(0, len(logs))
+    start = time.perf_counter()
+    with lake.writer(retain_s) as writer:
+        seen = Seen.of(lake)
+        with chunk_runner(workers, frozenset(seen.hashes)) as run_chunks:
+            pending: BatchFacts | None = None
+            for result in run_chunks(plan_chunks(logs, batch_size, workers)):
+                if pending is None or pending.batch != result.batch:
+                    _commit(writer, pending, report)
+                    pending = BatchFacts(result.batch, result.now)
+                pending.add(result, seen, report)
+                progress(report.ingested + report.skipped + len(report.quarantined), len(logs))
+            _commit(writer, pending, report)
+        report.compactions += writer.compact()  # what a crashed run left crowded
+    report.seconds = time.perf_counter() - start
+    if audit:
+        report.audits = run_audits(lake)
+    return report
+
+
+def plan_chunks(logs: Sequence[Path], batch_size: int, workers: int) -> Iterator[ChunkTask]:
+    """Batches of logs, cut into chunks small enough to keep every worker busy."""
+    for first in range(0, len(logs), batch_size):
+        batch_logs = logs[first:first + batch_size]
+        batch, now = new_batch_id(), datetime.now(UTC)
+        size = max(1, min(MAX_CHUNK, math.ceil(len(batch_logs) / (4 * workers))))
+        for i in range(0, len(batch_logs), size):
+            yield ChunkTask(tuple(str(p) for p in batch_logs[i:i + size]), batch, now)
+
+
+@dataclass
+class BatchFacts:
+    """The facts of one batch as its chunks come back, and the logs it quarantines."""
+
+    batch: str
+    now: datetime
+    parts: dict[PartKey, list[pa.Table]] = field(default_factory=dict)
+    quarantined: list[LogOutcome] = field(default_factory=list)
+
+    def add(self, result: ChunkResult, seen: Seen, report: IngestReport) -> None:
+        drop = settle(result.outcomes, seen, report, self.quarantined)
+        for key, table in result.parts.items():
+            self.parts.setdefault(key, []).append(without_logs(table, drop))
+
+    def tables(self) -> dict[PartKey, pa.Table]:
+        merged = {key: pa.concat_tables(tables) for key, tables in self.parts.items()}
+        if self.quarantined:
+            merged[("quarantine", None, None)] = quarantine_table(self.quarantined, self.batch,
+                                                                  self.now)
+        return {key: table for key, table in merged.items() if table.num_rows}
+
+
+def _commit(writer: LakeWriter, facts: BatchFacts | None, report: IngestReport) -> None:
+    """One commit per batch (if it adds anything), then compaction of crowded partitions."""
+    tables = facts.tables() if facts else {}
+    if facts and tables:
+        writer.commit(facts.batch, tables)
+        report.batches += 1
+        report.compactions += writer.compact()
+
+
+def settle(outcomes: list[LogOutcome], seen: Seen, report: IngestReport,
+           quarantined: list[LogOutcome]) -> set[int]:
+    """Decide each log of a chunk in order; returns the chunk indexes whose rows must not go in."""
+    drop: set[int] = set()
+    for index, outcome in enumerate(outcomes):
+        digest, match_id = outcome.content_hash, outcome.match_id
+        if outcome.status == "skipped" or (digest is not None and digest in seen.hashes):
+            report.skipped += 1
+            drop.add(index)
+            continue
+        if outcome.status == "ingested" and match_id in seen.ingested:
+            drop.add(index)
+            outcome = replace(outcome, status="quarantined", rule="DUPLICATE", seq=None,
+                              reason="match id already ingested with other content "
+                                     f"(content hash {seen.ingested[match_id]} is in the lake)")
+        if digest is not None:
+            seen.hashes.add(digest)
+        if outcome.status == "ingested":
+            assert match_id is not None and digest is not None
+            seen.ingested[match_id] = digest
+            report.ingested += 1
+            report.events += outcome.events
+        else:
+            report.quarantined.append(outcome)
+            quarantined.append(outcome)
+    return drop
+
+
+def without_logs(table: pa.Table, drop: set[int]) -> pa.Table:
+    if drop:
+        keep = pc.invert(pc.is_in(table[LOG_COLUMN], pa.array(sorted(drop), pa.int32())))
+        table = table.filter(keep)
+    return table.drop_columns([LOG_COLUMN])
+
+
+def quarantine_table(outcomes: list[LogOutcome], batch: str, now: datetime) -> pa.Table:
+    rows = [(o.path, o.content_hash, o.match_id, o.game, o.seq, o.rule, o.reason, batch, now)
+            for o in outcomes]
+    return to_arrow("quarantine", rows)
+
+
+# Workers: read, verify, replay, extract -------------------------------------------------------
+
+_KNOWN: frozenset[str] = frozenset()
+"""Content hashes the lake held when the run began (set in each worker by init_worker)."""
+
+
+def init_worker(known: frozenset[str], in_pool: bool) -> None:
+    """Set the known hashes; a pool process also tunes its GC for good (see gc_tuned) and
+    watches its parent."""
+    global _KNOWN
+    _KNOWN = known
+    if in_pool:
+        gc.freeze()
+        gc.set_threshold(*GC_THRESHOLDS)
+        parent = os.getppid()
+        threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+
+
+@contextmanager
+def gc_tuned() -> Iterator[None]:
+    """Replays allocate millions of short-lived objects that reference counting frees; the
+    cyclic collector would rescan the long-lived ones (modules, catalog) over and over: freeze
+    those and collect young objects less often (about 1.5x faster). Restored afterwards."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    """A worker whose parent was killed would wait forever for work: leave instead."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+@contextmanager
+def chunk_runner(workers: int, known: frozenset[str]
+                 ) -> Iterator[Callable[[Iterable[ChunkTask]], Iterator[ChunkResult]]]:
+    """Runs chunks in order: in this process for one worker, else over a process pool."""
+    if workers <= 1:
+        with gc_tuned():
+            init_worker(known, in_pool=False)
+            yield lambda tasks: map(extract_chunk, tasks)
+        return
+    with ProcessPoolExecutor(workers, initializer=init_worker, initargs=(known, True)) as pool:
+        yield lambda tasks: _windowed(pool, tasks, WINDOW_PER_WORKER * workers)
+
+
+def _windowed(pool: ProcessPoolExecutor, tasks: Iterable[ChunkTask], window: int
+              ) -> Iterator[ChunkResult]:
+    """Results in task order with at most `window` chunks in flight: the workers run ahead
+    into the next batch while the parent commits, yet memory stays bounded."""
+    pending: deque[Future[ChunkResult]] = deque()
+    for task in tasks:
+        pending.append(pool.submit(extract_chunk, task))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def extract_chunk(task: ChunkTask) -> ChunkResult:
+    """Examine each log of the chunk; the facts of those that pass, as Arrow tables."""
+    outcomes: list[LogOutcome] = []
+    facts: list[LogFacts] = []
+    for index, path in enumerate(task.paths):
+        outcome, rows, partition = examine(Path(path), task.batch, task.now)
+        outcomes.append(outcome)
+        if rows is not None:
+            facts.append((index, partition, rows))
+    try:
+        parts = chunk_tables(facts)
+    except (pa.ArrowException, OverflowError):  # some log's facts do not fit the columns
+        parts = chunk_tables([f for f in facts if fits(f, outcomes)])
+    return ChunkResult(task.batch, task.now, outcomes, parts)
+
+
+def chunk_tables(facts: list[LogFacts]) -> dict[PartKey, pa.Table]:
+    """One table per (table, partition) for the chunk, each row tagged with its log's index."""
+    rows: dict[PartKey, tuple[list[tuple[Any, ...]], list[int]]] = {}
+    for index, (game, month), log_rows in facts:
+        for table, table_rows in log_rows.items():
+            found, logs = rows.setdefault((table, game, month), ([], []))
+            found.extend(table_rows)
+            logs.extend([index] * len(table_rows))
+    return {key: to_arrow(key[0], found, logs) for key, (found, logs) in rows.items() if found}
+
+
+def fits(facts: LogFacts, outcomes: list[LogOutcome]) -> bool:
+    """Whether one log's facts convert; if not, its outcome becomes a quarantine (FACTS)."""
+    try:
+        chunk_tables([facts])
+    except (pa.ArrowException, OverflowError) as err:
+        index = facts[0]
+        outcomes[index] = replace(outcomes[index], status="quarantined", rule="FACTS", events=0,
+                                  reason=f"its facts do not fit the lake's columns: {err}")
+        return False
+    return True
+
+
+def examine(path: Path, batch: str, now: datetime
+            ) -> tuple[LogOutcome, Rows | None, tuple[str | None, str | None]]:
+    """One log: (outcome, its facts if it passed, its (game, month) partition)."""
+    digest: str | None = None
+    header = None
+    try:
+        data = read_shared(path)
+        digest = content_hash(data)
+        if digest in _KNOWN:
+            return LogOutcome(str(path), "skipped", digest), None, (None, None)
+        log = decode(path, data)
+        header = log.header
+        if is_jsonl(data):
+            digest = content_hash(encode_log(log.header, log.events, path)[0])
+            if digest in _KNOWN:
+                return LogOutcome(str(path), "skipped", digest), None, (None, None)
+        visitor = replay(log, LogMeta(digest, str(path), batch, now))
+    except Rejected as err:
+        match_id, game = (header.match_id, header.game) if header else (None, None)
+        return (LogOutcome(str(path), "quarantined", digest, match_id, game, 0, err.seq,
+                           err.rule, err.reason), None, (None, None))
+    return (LogOutcome(str(path), "ingested", digest, header.match_id, header.game,
+                       len(log.events)), visitor.rows, (visitor.game, visitor.month))
+
+
+def read_shared(path: Path) -> bytes:
+    """The file's bytes under a shared lock, so a concurrent append is not read half done."""
+    try:
+        with open(path, "rb") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_SH)
+            return f.read()
+    except OSError as err:
+        raise Rejected("LOG", f"cannot read the file: {err.strerror or err}") from None
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=HASH_SIZE).hexdigest()
+
+
+def is_jsonl(data: bytes) -> bool:
+    """The rule of events.jsonl.detect_format, on bytes already read: a binary log starts with
+    a whole frame whose CRC holds (its first byte may happen to be '[' or '{')."""
+    if len(data) >= FRAME.size:
+        length, crc = FRAME.unpack_from(data)
+        payload = data[FRAME.size:FRAME.size + length]
+        if length and len(payload) == length and zlib.crc32(payload) == crc:
+            return False
+    return data.lstrip()[:1] in (b"[", b"{")
+
+
+def decode(path: Path, data: bytes) -> LogFile:
+    """Integrity: framing, CRCs, hash chain, typed records (events.log / events.jsonl)."""
+    try:
+        log = read_jsonl(path) if is_jsonl(data) else decode_log(data, path)
+    except JsonlError as err:
+        raise Rejected("LOG", f"line {err.line}: {err.reason}", err.line - 1) from None
+    except LogCorrupt as err:
+        raise Rejected("LOG", f"corrupt at byte {err.offset}: {err.reason}", err.seq) from None
+    except games.UnknownGame as err:
+        raise Rejected("GAME", _unprefixed(err, path)) from None
+    except (LogError, ValueError) as err:
+        raise Rejected("LOG", _unprefixed(err, path)) from None
+    if log.torn is not None:
+        raise Rejected("LOG", f"torn tail: {log.torn.cut} bytes after byte {log.torn.offset} "
+                              "are an incomplete record (a crash while writing?); "
+                              "`postgame log repair` cuts it", log.torn.seq)
+    return log
+
+
+def replay(log: LogFile, meta: LogMeta) -> Any:
+    """Rules: replay every event through the ruleset the header names, collecting facts."""
+    header = log.header
+    try:
+        ruleset = get_ruleset(header.ruleset)
+        extractor = extractor_for(header.game)
+    except UnknownRuleset as err:
+        raise Rejected("RULESET", str(err)) from None
+    except NoExtractor as err:
+        raise Rejected("GAME", str(err)) from None
+    if ruleset.game != header.game:
+        raise Rejected("RULESET", f"ruleset {header.ruleset!r} plays {ruleset.game}, "
+                                  f"not {header.game}")
+    visitor = extractor(header, ruleset, meta)
+    try:
+        replay_log(ruleset, header, log.events, visitor)
+    except IllegalEvent as err:
+        raise _illegal(err) from None
+    except Unfinished as err:
+        raise Rejected("END", str(err), len(log.events)) from None
+    except Exception as err:  # noqa: BLE001 - an engine bug must not stop the batch
+        raise Rejected("ENGINE", f"{type(err).__name__}: {err}") from None
+    return visitor
+
+
+def _illegal(err: IllegalEvent) -> Rejected:
+    cause = err.__cause__
+    if isinstance(cause, DeckError):  # every broken deck rule, the first one as the rule
+        return Rejected(cause.problems[0][0], str(cause), err.seq)
+    return Rejected(err.rule, err.reason, err.seq)
+
+
+def _unprefixed(err: Exception, path: Path) -> str:
+    return str(err).removeprefix(f"{path}: ")
+
+
+def to_arrow(table: str, rows: list[tuple[Any, ...]], logs: list[int] | None = None
+             ) -> pa.Table:
+    """Rows in pipeline.schema order (partition keys included) -> a table in file schema, with
+    a LOG_COLUMN if `logs` gives each row's log."""
+    schema = file_schema(table)
+    columns = list(zip(*rows)) if rows else [()] * len(TABLES[table])
+    keep = [i for i, f in enumerate(TABLES[table])
+            if table not in PARTITIONED or f.name not in PARTITION_KEYS]
+    arrays = [pa.array(columns[i], type=f.type) for i, f in zip(keep, schema)]
+    if logs is None:
+        return pa.Table.from_arrays(arrays, schema=schema)
+    arrays.append(pa.array(logs, type=pa.int32()))
+    return pa.Table.from_arrays(arrays, schema=schema.append(pa.field(LOG_COLUMN, pa.int32())))

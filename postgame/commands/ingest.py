@@ -1,0 +1,108 @@
+"""`postgame ingest`: verify logs and commit their facts to the Parquet lake."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from pipeline.audits import AuditResult
+from pipeline.ingest import DEFAULT_BATCH, IngestReport, ingest
+from pipeline.lake import Lake
+from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, print_json
+
+SHOWN_QUARANTINE = 20
+EXAMPLES = """\
+examples:
+  postgame ingest out/sim --lake lake
+  postgame ingest out/season more/match.jsonl --lake lake --workers 2 --json
+  postgame ingest out/sim --lake lake --strict    # exit 1 if any log is quarantined
+
+Logs (.pglog, .jsonl; folders are searched recursively) are verified (integrity, then every event
+through the ruleset the header names) and replayed into the lake's fact tables. A log already in
+the lake is skipped, so ingesting again is safe; a bad log is quarantined with its reason (see the
+quarantine table), the others go in. Audits run after every ingest.
+Exit status: 0, or 1 with --strict when a log was quarantined or an audit failed.
+"""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "ingest", help="verify logs and add their facts to the Parquet lake",
+        description="Verify match logs, replay them and commit their facts (matches, seats, "
+                    "deck_cards, card_events) to a Parquet lake, atomically and idempotently.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders")
+    p.add_argument("--lake", type=Path, required=True, help="the lake folder (created if new)")
+    p.add_argument("--workers", type=int, default=1, help="processes replaying logs (default 1)")
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH,
+                   help=f"logs per commit; bounds memory (default {DEFAULT_BATCH})")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when a log is quarantined or an audit fails")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.workers < 1 or args.batch_size < 1:
+        raise UserError("--workers and --batch-size must be at least 1")
+    report = ingest(args.paths, Lake(args.lake), workers=args.workers,
+                    batch_size=args.batch_size) if args.quiet else _with_progress(args)
+    if args.json:
+        print_json(report.to_json())
+    else:
+        _print_report(report)
+    _print_failed_audits(report.audits_failed)
+    failed = report.quarantined or report.audits_failed
+    return FOUND_PROBLEMS if args.strict and failed else OK
+
+
+def _with_progress(args: argparse.Namespace) -> IngestReport:
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
+        task = progress.add_task("logs", total=None)
+        return ingest(args.paths, Lake(args.lake), workers=args.workers,
+                      batch_size=args.batch_size,
+                      progress=lambda done, total: progress.update(task, completed=done,
+                                                                   total=total))
+
+
+def _print_report(report: IngestReport) -> None:
+    out = Console(highlight=False, soft_wrap=True)
+    out.print(f"{report.lake}: {report.seen} logs seen, {report.ingested} ingested, "
+              f"{report.skipped} already there, {len(report.quarantined)} quarantined")
+    out.print(f"{report.events} events in {report.seconds:.2f} s: "
+              f"{report.matches_per_s:.1f} matches/s, {report.events_per_s:.0f} events/s "
+              f"({report.workers} worker{'s' if report.workers > 1 else ''}, "
+              f"{report.batches} batch{'es' if report.batches != 1 else ''}, "
+              f"{report.compactions} partition{'s' if report.compactions != 1 else ''} compacted)")
+    for outcome in report.quarantined[:SHOWN_QUARANTINE]:
+        out.print(f"quarantined {outcome.line()}", markup=False)
+    if len(report.quarantined) > SHOWN_QUARANTINE:
+        out.print(f"... {len(report.quarantined) - SHOWN_QUARANTINE} more (see the quarantine "
+                  "table, or --json)")
+    passed = sum(a.ok for a in report.audits)
+    out.print(f"audits: {passed} of {len(report.audits)} hold")
+
+
+def _print_failed_audits(failed: list[AuditResult]) -> None:
+    """On stderr, in red, with the offending rows: a failed audit means the lake is wrong."""
+    err = Console(stderr=True, highlight=False)
+    for audit in failed:
+        err.print(f"[bold red]AUDIT FAILED[/] {audit.name}: {audit.count} offending row(s); "
+                  f"must hold: {audit.must_hold}")
+        table = Table(*audit.columns)
+        for row in audit.rows:
+            table.add_row(*("" if v is None else str(v) for v in row))
+        err.print(table)
