@@ -23,7 +23,7 @@ STANDING = 12.0
 """What a character still standing is worth beyond its HP."""
 CARRIED = 1.5
 """What a point of lasting Attack, Defense or Spirit from attachments is worth."""
-HAND_CARD = 0.8
+HAND_CARD = 0.3
 """What a card kept in hand is worth: playing one must gain more than that."""
 
 

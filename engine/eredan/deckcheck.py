@@ -175,13 +175,9 @@ def _copies(cards: Counted) -> list[Problem]:
 
 def pool_problems(counted: Counted, form: Format, catalog: Catalog) -> list[Problem]:
     """ER-3.4: only the format's acts and basic-format cards."""
-    if form.recent_acts is None:
-        return []
-    oldest = catalog.latest_act - form.recent_acts + 1
     return [("ER-3.4", (f"{_label(card)} is of act {card.act}, not admitted in the {form.name} "
-                       f"format"))
-            for card, _ in counted
-            if card.act < oldest and not (form.basic and card.basic)]
+                       "format"))
+            for card, _ in counted if not admits(form, card, catalog)]
 
 
 def _cap(counted: Counted, table: ChargeTable, cap: int, catalog: Catalog) -> list[Problem]:

@@ -10,8 +10,23 @@ import msgspec
 import pytest
 
 from engine.eredan.cards import (
-    GUILDS, MULTICLASSES, ActivateFury, ActivateOrder, Card, CatalogFile, Character, Damage,
-    DualWield, HandSize, Heal, Ignore, LoseHP, PlaceRune, PlayFromDeck, Resurrect, load_catalog,
+    GUILDS,
+    MULTICLASSES,
+    ActivateFury,
+    ActivateOrder,
+    Card,
+    CatalogFile,
+    Character,
+    Damage,
+    DualWield,
+    HandSize,
+    Heal,
+    Ignore,
+    LoseHP,
+    PlaceRune,
+    PlayFromDeck,
+    Resurrect,
+    load_catalog,
 )
 
 CATALOG = load_catalog()

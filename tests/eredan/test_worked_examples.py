@@ -11,8 +11,27 @@ from engine.eredan.stats import stats
 from engine.ruleset import DeckError
 from events.eredan import ChooseCombatants, Discard, Initiative, Play, PlayCards, Shuffle
 from tests.eredan.scenario import (
-    P1, P2, RULES, advance, attach, card, character, end_turn, fight, fighter, header, in_hand,
-    modify, named, on_top, plays, put, refused, spell, started, sturdy_lines,
+    P1,
+    P2,
+    RULES,
+    advance,
+    attach,
+    card,
+    character,
+    end_turn,
+    fight,
+    fighter,
+    header,
+    in_hand,
+    modify,
+    named,
+    on_top,
+    plays,
+    put,
+    refused,
+    spell,
+    started,
+    sturdy_lines,
 )
 
 
@@ -287,7 +306,8 @@ def test_ex_21_deck_out_loses_at_the_end_of_the_turn():
     state = started()
     sturdy_lines(state)
     advance(state, 7)
-    fight(state, *(lambda e: (e.attacker, e.defender))(RULES.legal(state)[0]))
+    choice = RULES.legal(state)[0]
+    fight(state, choice.attacker, choice.defender)
     player = state.players[P1]
     player.discard += player.hand[2:] + player.deck[1:]
     del player.hand[2:], player.deck[1:]
