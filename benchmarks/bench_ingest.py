@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import resource
 import shutil
 import tempfile
 import time
@@ -27,13 +29,16 @@ from pipeline.lake import Lake
 
 
 def build_logs(folder: Path, matches: int, workers: int) -> list[Path]:
-    """A season of 16-player, 4-round Swiss tournaments with about `matches` matches."""
+    """A season of 4-round Swiss tournaments with about `matches` matches (16 players each, more
+    when 999 tournaments would not be enough)."""
     logs = find_logs([folder]) if folder.exists() else []
     if logs:
         return logs
-    tournaments = max(1, math.ceil(matches / 32))
-    cfg = SeasonConfig(game="vitorian", players=16, rounds=4, seed=2026, out=folder,
-                       tournaments=min(tournaments, 999), workers=workers)
+    players = 16
+    while math.ceil(matches / (players * 2)) > 999:
+        players *= 2
+    cfg = SeasonConfig(game="vitorian", players=players, rounds=4, seed=2026, out=folder,
+                       tournaments=max(1, math.ceil(matches / (players * 2))), workers=workers)
     started = time.perf_counter()
     run_season(cfg)
     logs = find_logs([folder])
@@ -41,9 +46,17 @@ def build_logs(folder: Path, matches: int, workers: int) -> list[Path]:
     return logs
 
 
-def baseline(logs: list[Path]) -> tuple[float, int]:
-    """read_log + plain fold, one process: (seconds, events)."""
-    started, events = time.perf_counter(), 0
+def cpu_seconds() -> float:
+    """CPU time of this process and its reaped children (pool workers): on a busy machine,
+    events per CPU-second says what an idle one would do."""
+    mine, kids = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                       resource.RUSAGE_CHILDREN))
+    return mine.ru_utime + mine.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def baseline(logs: list[Path]) -> tuple[float, float, int]:
+    """read_log + plain fold, one process: (seconds, CPU seconds, events)."""
+    started, cpu, events = time.perf_counter(), cpu_seconds(), 0
     for path in logs:
         log = read_log(path)
         rules = get_ruleset(log.header.ruleset)
@@ -51,14 +64,17 @@ def baseline(logs: list[Path]) -> tuple[float, int]:
         for event in log.events:
             apply(state, event)
         events += len(log.events)
-    return time.perf_counter() - started, events
+    return time.perf_counter() - started, cpu_seconds() - cpu, events
 
 
-def timed_ingest(logs: list[Path], lake_dir: Path, workers: int, batch: int) -> tuple[float, int]:
+def timed_ingest(logs: list[Path], lake_dir: Path, workers: int, batch: int
+                 ) -> tuple[float, float, int]:
+    """(seconds, CPU seconds, events) of one ingest into a fresh lake."""
     shutil.rmtree(lake_dir, ignore_errors=True)
+    cpu = cpu_seconds()
     report = ingest(logs, Lake(lake_dir), workers=workers, batch_size=batch, audit=False)
     assert report.ingested == len(logs), report.to_json()
-    return report.seconds, report.events
+    return report.seconds, cpu_seconds() - cpu, report.events
 
 
 def main() -> None:
@@ -71,15 +87,16 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-ingest-") as tmp:
         logs = build_logs(args.logs or Path(tmp) / "logs", args.matches, workers=2)
         lake = args.lake or Path(tmp) / "lake"
-        base_s, events = baseline(logs)
-        print(f"logs: {len(logs)} matches, {events} events ({events / len(logs):.0f} per match)")
+        base_s, base_cpu, events = baseline(logs)
+        print(f"logs: {len(logs)} matches, {events} events ({events / len(logs):.0f} per match); "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(f"baseline read+fold, 1 process : {events / base_s:9.0f} events/s "
-              f"{len(logs) / base_s:8.1f} matches/s")
+              f"{len(logs) / base_s:8.1f} matches/s  {events / base_cpu:9.0f} events/CPU-s")
         for workers in (1, 2):
-            seconds, ingested = timed_ingest(logs, lake, workers, args.batch_size)
+            seconds, cpu, ingested = timed_ingest(logs, lake, workers, args.batch_size)
             print(f"ingest --workers {workers}           : {ingested / seconds:9.0f} events/s "
-                  f"{len(logs) / seconds:8.1f} matches/s  (ingest/baseline = "
-                  f"{base_s / seconds:.2f}x)")
+                  f"{len(logs) / seconds:8.1f} matches/s  {ingested / cpu:9.0f} events/CPU-s"
+                  f"  (ingest/baseline = {base_s / seconds:.2f}x)")
         summary = Lake(lake).summary()
         files = sum(len(Lake(lake).files(t)) for t in ("matches", "card_events"))
         print(f"lake: {summary['games']['vitorian']['matches']} matches, {files} files in "

@@ -24,6 +24,7 @@ import shutil
 import signal
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ MAX_SMALL_FILES = 4
 SMALL_ROWS = 1_000_000
 """A file with fewer rows is small: it will be merged again. Bounds what a compaction rewrites."""
 ROW_GROUP_ROWS = 1 << 20
+STAGING_THREADS = 4
 CRASH_ENV = "POSTGAME_LAKE_CRASH"
 """Test hook: a commit point (staged, moving, moved, manifest-written, committed), optionally
 "#n" for its n-th passage, at which the writer kills itself with SIGKILL."""
@@ -226,12 +228,13 @@ class LakeWriter:
     def commit(self, batch: str, parts: Mapping[PartKey, pa.Table],
                retire: Sequence[str] = ()) -> None:
         """Add one file per partition and drop `retire` from the listing, atomically."""
-        staged = [self._stage(batch, key, data) for key, data in sorted(
-            parts.items(), key=lambda item: tuple(v or "" for v in item[0])) if data.num_rows]
+        keys = sorted((key for key, data in parts.items() if data.num_rows),
+                      key=lambda key: tuple(v or "" for v in key))
+        with ThreadPoolExecutor(STAGING_THREADS) as pool:  # fsyncs wait on the disk, in parallel
+            staged = list(pool.map(lambda n, key: self._stage(batch, n, key, parts[key]),
+                                   range(len(keys)), keys))
         crash_point("staged")
-        for entry in staged:
-            self._move_into_place(batch, entry["path"])
-            crash_point("moving")
+        self._move_into_place(batch, staged)
         crash_point("moved")
         manifest, expired = self._next_manifest(batch, staged, retire)
         self._write_manifest(manifest)
@@ -264,25 +267,33 @@ class LakeWriter:
         tables = [conform(pq.ParquetFile(self.root / e["path"]).read(), schema) for e in entries]
         return pa.concat_tables(tables)
 
-    def _stage(self, batch: str, key: PartKey, data: pa.Table) -> dict[str, Any]:
-        """Write one part file into staging, durably; returns its manifest entry."""
-        rel = part_path(key, batch)
-        path = self.root / STAGING / batch / rel
+    def _stage(self, batch: str, n: int, key: PartKey, data: pa.Table) -> dict[str, Any]:
+        """Write one part file into staging (flat: LAKE/_staging/<batch>/<n>.parquet), durably;
+        returns its manifest entry."""
+        path = self._staged_path(batch, n)
         path.parent.mkdir(parents=True, exist_ok=True)
         data = conform(data, file_schema(key[0]))
         with open(path, "wb") as f:
             pq.write_table(data, f, row_group_size=ROW_GROUP_ROWS, compression="zstd")
             f.flush()
             os.fsync(f.fileno())
-        return {"path": rel, "rows": data.num_rows, "bytes": path.stat().st_size}
+        return {"path": part_path(key, batch), "rows": data.num_rows,
+                "bytes": path.stat().st_size}
 
-    def _move_into_place(self, batch: str, rel: str) -> None:
-        target = self.root / rel
-        made = _make_dirs(target.parent, self.root)
-        os.rename(self.root / STAGING / batch / rel, target)
-        fsync_dir(target.parent)
-        for folder in made:
-            fsync_dir(folder.parent)
+    def _staged_path(self, batch: str, n: int) -> Path:
+        return self.root / STAGING / batch / f"{n}.parquet"
+
+    def _move_into_place(self, batch: str, staged: list[dict[str, Any]]) -> None:
+        """Rename every staged file to its place, then fsync each folder that changed, once."""
+        changed: set[Path] = set()
+        for n, entry in enumerate(staged):
+            target = self.root / entry["path"]
+            changed.update(folder.parent for folder in _make_dirs(target.parent, self.root))
+            os.rename(self._staged_path(batch, n), target)
+            changed.add(target.parent)
+            crash_point("moving")
+        for folder in sorted(changed, key=lambda p: len(p.parts), reverse=True):
+            fsync_dir(folder)
 
     def _next_manifest(self, batch: str, staged: list[dict[str, Any]], retire: Sequence[str]
                        ) -> tuple[Manifest, list[str]]:
