@@ -66,8 +66,8 @@ def check_deck(deck: DeckList, catalog: Catalog | None = None, fmt: str | Format
     form = fmt if isinstance(fmt, Format) else _format(fmt, catalog, problems)
     if form is not None:
         problems += pool_problems(chars + cards, form, catalog)
-        cap = form.charge_cap if charges is None or charges.cap is None else charges.cap
-        if charges is not None and cap is not None:
+        if charges is not None and form.charge_cap is not None:  # ER-3.2: no cap otherwise
+            cap = form.charge_cap if charges.cap is None else charges.cap
             problems += _cap(chars + cards, charges, cap, catalog)
     return _in_rule_order(problems)
 

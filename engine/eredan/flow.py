@@ -59,6 +59,8 @@ def _start_of_turn_effects(state: State, out: Changes) -> None:
         pendings, state.pendings = state.pendings, []
         apply_batch(state, sorted(pendings, key=lambda p: p.kind != "heal"), out)
         defeat_check(state, out)
+        for seat in (state.active, state.passive):  # ER-5.4 again if one fell just now
+            _untap(state, seat, out)
 
 
 def choose(state: State, attacker: int, defender: int, out: Changes) -> None:

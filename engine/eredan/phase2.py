@@ -28,18 +28,21 @@ def resolve_cards(state: State, out: Changes) -> None:
 
 
 def _reveal(state: State, out: Changes) -> list[Slot]:
-    by_seat = []
+    by_seat: list[list[Slot]] = []
     for seat in (state.active, state.passive):
         player = state.players[seat]
         plays: tuple[Play, ...] = player.submission or ()
         player.submission = None
         user = state.combatant(seat)
+        if user is None:  # no combatant, no card (check_plays)
+            by_seat.append([])
+            continue
         for play in plays:
             player.hand.remove(play.card)
             state.count(play.card, "played")
             out.append(Change(kind="revealed", seat=seat, card=play.card,
                               name=state.cards[play.card].name))
-        by_seat.append([Slot(seat, p.card, user or -1, p.target, p.receiver, 0) for p in plays])
+        by_seat.append([Slot(seat, p.card, user, p.target, p.receiver, 0) for p in plays])
     active, passive = by_seat
     slots: list[Slot] = []
     for i in range(max(len(active), len(passive))):

@@ -204,3 +204,13 @@ def test_unknown_archetype_is_refused():
         build_deck("pirates", random.Random(0))
     with pytest.raises(ValueError, match="no starter deck"):
         starter_deck("pirates")
+
+
+def test_formats_without_charges_have_no_cap_whatever_the_table():
+    """ER-3.2: a table (even with its own cap) caps only a format that has charges."""
+    legal = deck(["Aez", "Iro", "Amaya"])
+    heavy = ChargeTable(version="t", charges={"ER-C25": 900}, cap=500)
+    assert rules(check_deck(legal, charges=heavy)) == ["ER-3.3"]
+    assert check_deck(legal, fmt="open", charges=heavy) == []
+    generous = ChargeTable(version="t", charges={"ER-C25": 900}, cap=1000)
+    assert check_deck(legal, charges=generous) == []

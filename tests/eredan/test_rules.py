@@ -525,3 +525,20 @@ def test_the_turn_cap_ends_a_stalled_match_as_a_draw():
     fight(state, fighter(state, P1).id, fighter(state, P2).id)
     end_turn(state)
     assert (state.over, state.winner, state.reason) == (True, None, "turn_cap")
+
+
+def test_a_line_whose_last_ready_character_falls_at_the_start_of_the_turn_untaps():
+    """ER-5.4, ER-5.7: start-of-turn effects come before Phase 1, so the untap is checked again
+    after their defeat check."""
+    state = started()
+    sturdy_lines(state)
+    doom = card("item", Line(when="start_of_turn", effects=(LoseHP(amount=99, target="user"),)),
+                subtype="jewel")
+    ready = fighter(state, P2, 3).id
+    attach(state, ready, doom)
+    state.fighters[fighter(state, P2, 2).id].tapped = True
+    fight(state, fighter(state, P1).id, fighter(state, P2).id)
+    end_turn(state)
+    assert state.fighters[ready].defeated
+    assert not any(f.tapped for f in state.living(P2))
+    assert RULES.legal(state)
