@@ -265,6 +265,10 @@ def character_problem(c: Character) -> str:
         ((c.race == "guemelite") != (c.spell_type is not None),
          "a Guemelite, and only one, has a spell type (ER-10.4)"),
         (len(c.starting_runes) > c.rune_capacity, "more starting runes than capacity (ER-11.3)"),
+        (any(line.when == "play" for line in c.ability),
+         ("a character is never played: its ability lines are static, combat, turn, "
+         "end_of_combat or start_of_turn (ER-6.13)")),
+        (any(line.when != "play" for line in c.fury), "a Fury resolves when activated (ER-9.2)"),
     )
     return next((why for bad, why in checks if bad), "") or _lines_problem(
         c.ability + c.fury, in_play=True, magic=False)
@@ -279,6 +283,8 @@ def card_problem(c: Card) -> str:
         (c.area and not _affects_many(c), "an Area of Effect spell affects all_* targets"),
         (c.artisan and c.type != "item", "Artisan cards are Items attached by Artisans"),
         (c.is_mercenary and c.guilds, "a card is of guilds or Mercenary, not both (ER-2.3)"),
+        (len({getattr(e, "target", "") for line in c.lines for e in line.effects} & CHOSEN) > 1,
+         "one Play names one target: a card has one kind of chosen target (ER-7.8)"),
     )
     return next((why for bad, why in checks if bad), "") or _lines_problem(
         c.lines, in_play=c.stays, magic=c.type in ("spell", "theurgy"))
@@ -301,6 +307,9 @@ def _lines_problem(lines: tuple[Line, ...], in_play: bool, magic: bool) -> str:
         if line.when != "static" and any(isinstance(e, (HandSize, DualWield))
                                          for e in line.effects):
             return "hand_size and dual_wield belong on static lines"
+        if line.when != "play" and any(isinstance(e, (Ignore, PlayFromDeck))
+                                       for e in line.effects):
+            return "ignore and play_from_deck act from a card played in Phase 2 (ER-6.8, ER-6.10)"
         if line.key.startswith("rune:") and line.when != "play":
             return "rune lines are abilities of a played card (ER-11.4)"
         if not magic and any(isinstance(e, Damage) for e in line.effects):

@@ -74,8 +74,10 @@ def targets(state: State, ctx: Context, target: str) -> list[Fighter]:
         return [ctx.user]
     if target == "all_enemies" or target == "all_allies":
         return state.living(ctx.seat if target == "all_allies" else 1 - ctx.seat)
-    if target == "defeated_ally":
-        chosen = fighters.get(ctx.target) if ctx.target is not None else None
+    if target == "defeated_ally":  # unnamed (a card put into play by another): the first one
+        fid = ctx.target if ctx.target is not None else next(
+            (f.id for f in state.line(ctx.seat) if f.defeated), None)
+        chosen = fighters.get(fid) if fid is not None else None
         return [chosen] if chosen is not None and chosen.defeated else []
     fid = ctx.target
     if fid is None or target == "enemy_combatant":

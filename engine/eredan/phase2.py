@@ -69,13 +69,13 @@ def activate(state: State, slot: Slot, out: Changes) -> None:
     state.clock += 1
     card = state.cards[slot.card]
     assert isinstance(card, Card)
+    user = state.fighters[slot.user]
+    if card.type == "spell" and user.card.is_pure_mage and card.deals_magic_damage:
+        state.no_attack.add(user.id)  # ER-7.6: playing it is enough, ignored or not
     if slot.ignored:
         return
     slot.activated = True
-    user = state.fighters[slot.user]
     out.append(Change(kind="activated", seat=slot.seat, card=slot.card, name=card.name))
-    if card.type == "spell" and user.card.is_pure_mage and card.deals_magic_damage:
-        state.no_attack.add(user.id)  # ER-7.6, even if the spell is ignored later
     if card.stays and not _attach(state, slot, card, out):
         return
     run_lines(state, Context(slot.seat, slot.card, user, slot.target, slot), card.lines,

@@ -229,6 +229,8 @@ act = 1
     ('lines = [{ when = "combat", effects = [{ do = "heal", amount = 1 }] }]', "ER-6.13"),
     ('lines = [{ key = "planet:mars", effects = [] }]', "matching regex"),
     ('lines = [{ key = "guild:pirates", effects = [] }]', "unknown key"),
+    ('lines = [{ when = "end_of_combat", effects = [{ do = "ignore", types = ["spell"] }] }]',
+     "ER-6.10"),
 ])
 def test_unknown_fields_effects_and_misplaced_effects_are_refused(extra, why):
     with pytest.raises(msgspec.ValidationError, match=why):
@@ -252,6 +254,10 @@ classes = ["berserker", "artisan"]
 """
     with pytest.raises(msgspec.ValidationError, match="ER-9.18"):
         _decode(text.replace("characters = []\n", ""))
+    played = text.replace('"berserker", "artisan"', '"artisan"') + (
+        'ability = [{ effects = [{ do = "heal", amount = 1 }] }]\n')
+    with pytest.raises(msgspec.ValidationError, match="ER-6.13"):
+        _decode(played.replace("characters = []\n", ""))
 
 
 def test_load_catalog_names_the_file_it_refuses(tmp_path: Path):

@@ -542,3 +542,16 @@ def test_a_line_whose_last_ready_character_falls_at_the_start_of_the_turn_untaps
     assert state.fighters[ready].defeated
     assert not any(f.tapped for f in state.living(P2))
     assert RULES.legal(state)
+
+
+def test_a_pure_mage_whose_spell_is_ignored_still_makes_no_attack():
+    """ER-7.6 [decision], ER-6.12: Magic Shield (slot 1) ignores the passive Mage's Arrow
+    before it activates; the Mage still makes no physical attack."""
+    state = started()
+    shielder = put(state, P1, 1, character(classes=("mage",), attack=0, defense=0, hp=30))
+    mage = put(state, P2, 1, character(classes=("mage",), attack=5, hp=30))
+    (shield,) = in_hand(state, P1, named("Magic Shield"))
+    (arrow,) = in_hand(state, P2, named("Flaming Arrow"))
+    fight(state, shielder, mage, active=plays(shield), passive=plays(arrow))
+    assert hp(state, shielder) == 30
+    assert [(s.activated, s.ignored) for s in state.slots] == [(True, False), (False, True)]
