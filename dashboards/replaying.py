@@ -20,17 +20,18 @@ import msgspec
 import pandas as pd
 
 from dashboards.boards import board_renderer
+from engine.games import UnknownGame, get_game
 from engine.replay import IllegalEvent, Replay, ReplayVisitor, replay_log
 from engine.ruleset import CHANCE, OMNISCIENT, SPECTATOR, Change, Perspective, get_ruleset
 from events.base import Header
 from events.jsonl import load_log
 from postgame.render import (
+    board_text,
     change_text,
     event_data,
     event_text,
     mask_change,
     outcome_text,
-    render_view,
 )
 
 PRIVATE_FIELDS = ("bottom", "top")
@@ -140,8 +141,18 @@ def frame(cursor: ReplayCursor, step: int, perspective: Perspective) -> Frame:
                  changes=[change_text(mask_change(c, perspective), perspective)
                           for c in record.changes],
                  svg=renderer(view, changes) if renderer else None,
-                 text="" if renderer else render_view(view),
+                 text="" if renderer else text_board(cursor.game, view),
                  outcome=outcome_text(replay.outcome) if last else None)
+
+
+def text_board(game: str, view: dict[str, Any]) -> str:
+    """A game without a picture yet shows its kit's text board (the terminal replay's), or
+    else an outline of the view: either way only what the perspective may see."""
+    try:
+        renderer = get_game(game).render_text
+    except UnknownGame:
+        renderer = None
+    return board_text(view, renderer)
 
 
 def _unit_cells(cursor: ReplayCursor, step: int) -> dict[int, list[int]]:

@@ -12,11 +12,22 @@ import os
 import sys
 from collections.abc import Sequence
 
-from postgame.commands import charges, deck, export, ingest, logs, replay, rulesets, simulate
-from postgame.commands import stats, verify
+from postgame.commands import (
+    app,
+    charges,
+    deck,
+    export,
+    ingest,
+    logs,
+    replay,
+    rulesets,
+    simulate,
+    stats,
+    verify,
+)
 from postgame.commands.common import OK, USER_ERROR, UserError
 
-COMMANDS = (simulate, verify, replay, logs, deck, rulesets, charges, ingest, stats, export)
+COMMANDS = (simulate, verify, replay, logs, deck, rulesets, charges, ingest, stats, export, app)
 EXAMPLES = """\
 examples:
   postgame simulate vitorian --players 16 --rounds 4 --seed 7 --out out/sim

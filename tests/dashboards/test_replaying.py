@@ -19,6 +19,7 @@ from dashboards.replaying import (
     open_replay,
 )
 from engine.ruleset import OMNISCIENT, SPECTATOR
+from engine.tournament import SeasonConfig, run_season
 from events.jsonl import load_log
 
 
@@ -94,3 +95,14 @@ def test_a_missing_or_broken_log_is_one_readable_error(tmp_path: Path) -> None:
     broken.write_bytes(b"not a log at all")
     with pytest.raises(ReplayUnavailable, match="broken.pglog"):
         open_replay(broken)
+
+
+def test_a_game_without_a_picture_shows_its_text_board(tmp_path: Path) -> None:
+    """Eredan has no SVG board yet: its kit's text board stands in, hiding the same things."""
+    run_season(SeasonConfig(game="eredan", players=4, rounds=1, seed=3, out=tmp_path))
+    cursor = open_replay(min(tmp_path.rglob("*.pglog")))
+    seen = frame(cursor, cursor.total // 2, 0)
+    assert seen.svg is None and "Seat 0" in seen.text
+    assert "hand" in seen.text and "hidden" in seen.text
+    assert frame(cursor, cursor.total // 2, OMNISCIENT).text.count("hidden") < \
+        seen.text.count("hidden")

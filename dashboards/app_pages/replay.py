@@ -1,0 +1,239 @@
+"""Replay: pick a match from the lake and step through it as one perspective sees it.
+
+The step lives in session state ("replay_step"); every control (buttons, slider, turn, the
+event list, autoplay) only moves it, inside one fragment so that autoplay reruns the board and
+not the whole page. The board is the game's SVG, drawn from `ruleset.view(state, perspective)`:
+what a seat may not see is never sent to the browser.
+"""
+from __future__ import annotations
+
+import functools
+import time
+
+import pandas as pd
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from dashboards import data, widgets
+from dashboards.replaying import Frame, ReplayCursor, ReplayUnavailable
+
+# Page scripts run with Streamlit's "magic": a bare string would be written on the page, so
+# constants are explained in comments here.
+SPEEDS = {"0.5×": 2.0, "1×": 1.0, "2×": 0.5, "4×": 0.25}  # autoplay speed -> seconds per step
+WINDOW = 12  # events listed either side of the current one (the whole match on request)
+STEP, PLAYING, TICK = "replay_step", "replay_playing", "replay_tick"
+
+
+def render() -> None:
+    lake = widgets.require_lake()
+    game = widgets.pick_game(lake)
+    st.title("Replay")
+    match_id = pick_match(lake, game)
+    if match_id is None:
+        st.info("No match of this game passes the filters: loosen them in the sidebar.")
+        return
+    try:
+        cursor = data.replay_cursor(lake, match_id)
+    except ReplayUnavailable as why:
+        st.error(f"This match cannot be replayed: {why}")
+        return
+    _reset_on_new_match(match_id, cursor)
+    st.caption(_match_line(lake, game, match_id))
+    seen, play, speed = st.columns([5, 1, 2], vertical_alignment="bottom")
+    with seen:
+        perspective = pick_perspective(cursor)
+    interval = autoplay_controls(play, speed)
+    stage(lake, match_id, perspective, interval)
+
+
+def pick_match(lake: data.LakeRef, game: str) -> str | None:
+    """Sidebar filters (tournament, player, card played), then the match itself."""
+    bar = st.sidebar
+    bar.subheader("Find a match")
+    tournament = widgets.any_of("Tournament", data.tournaments(lake, game), "replay_tournament")
+    player = widgets.any_of("Player", data.players(lake, game), "replay_player")
+    cards = data.played_cards(lake, game)
+    names = dict(zip(cards["card"], cards["name"] + " (" + cards["card"] + ")"))
+    card = widgets.any_of("Card played", list(cards["card"]), "replay_card", names)
+    found = data.find_matches(lake, game, tournament, player, card)
+    if found.empty:
+        return None
+    labels = dict(zip(found["match_id"], _match_labels(found)))
+    wanted = st.query_params.get("match")
+    if wanted in labels and st.session_state.get("replay_match_pick") is None:
+        st.session_state["replay_match_pick"] = wanted
+    if st.session_state.get("replay_match_pick") not in labels:
+        st.session_state["replay_match_pick"] = found["match_id"].iloc[0]
+    bar.caption(f"{len(found)} match(es)" + (" (first 500)" if len(found) >= 500 else ""))
+    match_id: str = bar.selectbox("Match", list(labels), key="replay_match_pick",
+                                  format_func=labels.__getitem__)
+    st.query_params["match"] = match_id
+    return match_id
+
+
+def _match_labels(found: pd.DataFrame) -> list[str]:
+    return [f"{r['tournament'] or '-'} r{r['round']} t{r['table_no']} · {r['players']}"
+            for _, r in found.iterrows()]
+
+
+def _match_line(lake: data.LakeRef, game: str, match_id: str) -> str:
+    found = data.find_matches(lake, game)
+    row = found[found["match_id"] == match_id]
+    if row.empty:
+        return match_id
+    r = row.iloc[0]
+    result = "draw" if pd.isna(r["winner_seat"]) else f"seat {int(r['winner_seat'])} won"
+    return (f"{match_id} · {r['players']} · {r['tournament']} ({r['format']}) "
+            f"round {r['round']} · {result} ({r['result_reason']}) after {r['turns']} turns, "
+            f"{r['events']} events")
+
+
+def _reset_on_new_match(match_id: str, cursor: ReplayCursor) -> None:
+    """A new match starts at step 0 and stopped; a step past the end is clamped."""
+    if st.session_state.get("replay_match") != match_id:
+        st.session_state.update({"replay_match": match_id, STEP: 0, PLAYING: False})
+    _set_if_changed(STEP, min(max(int(st.session_state.get(STEP, 0)), 0), cursor.total))
+
+
+def _set_if_changed(key: str, value: object) -> None:
+    """Write a widget's state only when it must change: every write is sent back to the
+    browser and would undo a move the person made while the page was still running."""
+    if st.session_state.get(key) != value:
+        st.session_state[key] = value
+
+
+def pick_perspective(cursor: ReplayCursor) -> int | str:
+    seats = cursor.players()
+    labels: dict[int | str, str] = {"organiser": "Organiser (sees everything)",
+                                    "spectator": "Spectator (public)"}
+    labels |= {seat: f"Seat {seat} · {name}" for seat, name in sorted(seats.items())}
+    choice = st.segmented_control("Seen as", list(labels), key="replay_perspective",
+                                  format_func=labels.__getitem__, default="organiser",
+                                  required=True)
+    return choice if choice is not None else "organiser"
+
+
+def autoplay_controls(play: DeltaGenerator, speed: DeltaGenerator) -> float | None:
+    """Play/pause and the speed; returns seconds per step while playing."""
+    playing = bool(st.session_state.get(PLAYING))
+    play.button("Pause" if playing else "Play", icon=":material/pause:" if playing
+                else ":material/play_arrow:", on_click=_toggle_play, key="replay_play",
+                width="stretch")
+    chosen = speed.select_slider("Autoplay speed", list(SPEEDS), value="1×", key="replay_speed")
+    return SPEEDS[chosen] if playing else None
+
+
+def _toggle_play() -> None:
+    st.session_state[PLAYING] = not st.session_state.get(PLAYING)
+    st.session_state[TICK] = time.monotonic()
+
+
+def _go(step: int) -> None:
+    st.session_state[STEP] = step
+
+
+def stage(lake: data.LakeRef, match_id: str, perspective: int | str,
+          interval: float | None) -> None:
+    """Controls, board and event list in one fragment, rerun on its own every `interval`
+    seconds while playing (the page around it stays as it is)."""
+
+    @st.fragment(run_every=interval)
+    def board_and_controls() -> None:
+        if interval is not None:
+            _advance(data.replay_cursor(lake, match_id).total, interval)
+        _stage_body(lake, match_id, perspective)
+
+    board_and_controls()
+
+
+def _advance(total: int, interval: float) -> None:
+    """One autoplay step per interval; at the last step stop and rerun the page without timer."""
+    now = time.monotonic()
+    if now - st.session_state.get(TICK, 0.0) < interval * 0.8:
+        return
+    st.session_state[TICK] = now
+    if st.session_state[STEP] >= total:
+        st.session_state[PLAYING] = False
+        st.rerun()
+    st.session_state[STEP] += 1
+
+
+def _stage_body(lake: data.LakeRef, match_id: str, perspective: int | str) -> None:
+    cursor = data.replay_cursor(lake, match_id)
+    step = int(st.session_state[STEP])
+    step_controls(cursor, step)
+    frame = data.replay_frame(lake, match_id, int(st.session_state[STEP]), perspective)
+    board, side = st.columns([3, 2], gap="medium")
+    with board:
+        show_board(frame)
+    with side:
+        event_list(lake, match_id, perspective, frame.step)
+
+
+def step_controls(cursor: ReplayCursor, step: int) -> None:
+    """First / previous / next / last, jump to a turn, and the step slider."""
+    total = cursor.total
+    cols = st.columns([1, 1, 1, 1, 2], vertical_alignment="bottom")
+    buttons = (("First", 0, ":material/first_page:"), ("Previous", step - 1, ":material/chevron_left:"),
+               ("Next", step + 1, ":material/chevron_right:"), ("Last", total, ":material/last_page:"))
+    for col, (label, target, icon) in zip(cols, buttons):
+        col.button(label, icon=icon, key=f"replay_{label.lower()}", on_click=_go,
+                   args=(min(max(target, 0), total),), width="stretch",
+                   disabled=(target < 0 or target > total or target == step))
+    turns = cursor.turns
+    current = cursor.records[step].turn
+    _set_if_changed("replay_turn", current)
+    cols[4].selectbox("Jump to turn", sorted(turns), key="replay_turn",
+                      on_change=lambda: _go(turns[st.session_state["replay_turn"]]))
+    st.slider("Step", 0, total, key=STEP)
+
+
+def show_board(frame: Frame) -> None:
+    """The picture, then the event of this step and what it changed."""
+    st.markdown(f"**Step {frame.step}/{frame.total} · turn {frame.turn}** · {frame.event}")
+    if frame.svg is not None:
+        st.markdown(f"<div class=\"postgame-board\">{frame.svg}</div>", unsafe_allow_html=True)
+    else:
+        st.code(frame.text, language=None)
+    if frame.changes:
+        st.markdown("\n".join(f"- {line}" for line in _collapsed(frame.changes)))
+    if frame.outcome:
+        st.success(f"End: {frame.outcome}")
+
+
+def _collapsed(lines: list[str]) -> list[str]:
+    """Runs of the same line (six hidden draws) as one line with a count."""
+    out: list[tuple[str, int]] = []
+    for line in lines:
+        if out and out[-1][0] == line:
+            out[-1] = (line, out[-1][1] + 1)
+        else:
+            out.append((line, 1))
+    return [f"{line} (×{n})" if n > 1 else line for line, n in out]
+
+
+def event_list(lake: data.LakeRef, match_id: str, perspective: int | str, step: int) -> None:
+    """The events around this step; the current one highlighted, a click jumps to a row."""
+    events = data.replay_events(lake, match_id, perspective)
+    whole = st.toggle("Whole match", key="replay_all_events")
+    shown = events if whole else events.iloc[max(step - WINDOW, 0): step + WINDOW + 1]
+    styled = shown.style.apply(
+        lambda row: ["background-color: #fde68a" if row["step"] == step else ""] * len(row),
+        axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch", height=560,
+                 key=f"replay_events_{step}_{whole}", on_select=functools.partial(
+                     _jump_to_row, f"replay_events_{step}_{whole}", list(shown["step"])),
+                 selection_mode="single-row",
+                 column_config={"step": st.column_config.NumberColumn(width=48),
+                                "turn": st.column_config.NumberColumn(width=40),
+                                "seat": st.column_config.TextColumn(width=40),
+                                "event": st.column_config.TextColumn(width="large")})
+
+
+def _jump_to_row(key: str, steps: list[int]) -> None:
+    rows = st.session_state[key]["selection"]["rows"]
+    if rows:
+        st.session_state[STEP] = steps[rows[0]]
+
+
+render()

@@ -1,0 +1,400 @@
+"""Every query the app makes, in one cached module: pages describe the UI and call only this.
+
+- One read-only DuckDB connection per lake and manifest version (st.cache_resource): the views
+  are bound to the files the manifest listed when they were made, so a later ingest (a new
+  version) gets a new connection and every cached answer keyed by the old version is left behind.
+- Query results are cached per parameters (st.cache_data); each query runs on its own cursor of
+  the shared connection, which is how DuckDB wants one database used from several threads.
+- Filters reach SQL only as bound parameters ($name), never as text.
+- Replays are opened only for matches the lake lists (a page passes a match id, never a path).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pandas as pd
+import streamlit as st
+
+from dashboards import replaying
+
+LAKE_ENV = "POSTGAME_LAKE"
+MATCH_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class LakeRef:
+    """Which lake, and which committed state of it: the key of every cached answer."""
+
+    root: str
+    version: int
+
+
+class LakeUnavailable(ValueError):
+    """The lake folder is missing, unreadable or holds no matches yet."""
+
+
+def lake_root() -> Path | None:
+    """The lake the app was started on (`postgame app --lake DIR` sets the variable)."""
+    value = os.environ.get(LAKE_ENV, "").strip()
+    return Path(value).expanduser().resolve() if value else None
+
+
+def current_lake() -> LakeRef:
+    """The lake and its manifest version now; LakeUnavailable says why there is nothing to show."""
+    root = lake_root()
+    if root is None:
+        raise LakeUnavailable(f"no lake given: start the app with `postgame app --lake DIR` "
+                              f"(or set {LAKE_ENV})")
+    if not root.is_dir():
+        raise LakeUnavailable(f"{root} does not exist yet")
+    from pipeline.lake import Lake, LakeError
+
+    try:
+        manifest = Lake(root).manifest()
+    except LakeError as err:
+        raise LakeUnavailable(str(err)) from err
+    ref = LakeRef(str(root), int(manifest.get("version", 0)))
+    if not any(manifest["tables"].get("matches")):
+        raise LakeUnavailable(f"{root} holds no matches yet")
+    return ref
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _connection(root: str, version: int) -> duckdb.DuckDBPyConnection:
+    from pipeline.lake import Lake
+
+    return Lake(root).connect()
+
+
+def _cursor(lake: LakeRef) -> duckdb.DuckDBPyConnection:
+    return _connection(lake.root, lake.version).cursor()
+
+
+def query(lake: LakeRef, sql: str, params: dict[str, Any] | None = None) -> pd.DataFrame:
+    """Run SQL written in this module with bound parameters; pages never write SQL."""
+    cursor = _cursor(lake)
+    try:
+        return cursor.execute(sql, params or {}).df()
+    finally:
+        cursor.close()
+
+
+# Lake overview --------------------------------------------------------------------------------
+
+@st.cache_data(show_spinner=False)
+def games(lake: LakeRef) -> list[str]:
+    return query(lake, "SELECT DISTINCT game FROM matches ORDER BY game")["game"].tolist()
+
+
+@st.cache_data(show_spinner=False)
+def lake_summary(lake: LakeRef) -> pd.DataFrame:
+    """Per game: matches, events logged, tournaments and the first and last match start."""
+    return query(lake, """
+        SELECT game, count(*) AS matches, coalesce(sum(events), 0) AS events,
+               count(DISTINCT tournament) AS tournaments,
+               min(started_at) AS first_match, max(started_at) AS last_match
+        FROM matches GROUP BY game ORDER BY game""")
+
+
+@st.cache_data(show_spinner=False)
+def table_rows(lake: LakeRef) -> pd.DataFrame:
+    """Rows per fact table, so a person sees at once whether ingest wrote every table."""
+    return query(lake, """
+        SELECT 'matches' AS table_name, count(*) AS rows FROM matches
+        UNION ALL SELECT 'seats', count(*) FROM seats
+        UNION ALL SELECT 'deck_cards', count(*) FROM deck_cards
+        UNION ALL SELECT 'card_events', count(*) FROM card_events
+        UNION ALL SELECT 'quarantine', count(*) FROM quarantine""")
+
+
+@st.cache_data(show_spinner=False)
+def quarantined(lake: LakeRef) -> pd.DataFrame:
+    return query(lake, """
+        SELECT path, match_id, game, seq, rule, reason, quarantined_at, batch
+        FROM quarantine ORDER BY quarantined_at DESC, path""")
+
+
+# Replay: finding a match ----------------------------------------------------------------------
+
+@st.cache_data(show_spinner=False)
+def tournaments(lake: LakeRef, game: str) -> list[str]:
+    return query(lake, "SELECT DISTINCT tournament FROM matches WHERE game = $game "
+                       "AND tournament IS NOT NULL ORDER BY tournament",
+                 {"game": game})["tournament"].tolist()
+
+
+@st.cache_data(show_spinner=False)
+def players(lake: LakeRef, game: str) -> list[str]:
+    return query(lake, "SELECT DISTINCT player FROM seats WHERE game = $game "
+                       "AND player IS NOT NULL ORDER BY player", {"game": game})["player"].tolist()
+
+
+@st.cache_data(show_spinner=False)
+def played_cards(lake: LakeRef, game: str) -> pd.DataFrame:
+    """Cards played at least once (card id and name), for the 'card played' filter."""
+    return query(lake, """
+        WITH played AS (SELECT DISTINCT card FROM card_events
+                        WHERE game = $game AND kind = 'played')
+        SELECT p.card, coalesce(min(d.card_name), p.card) AS name
+        FROM played AS p LEFT JOIN deck_cards AS d ON d.game = $game AND d.card = p.card
+        GROUP BY p.card ORDER BY name, p.card""", {"game": game})
+
+
+@st.cache_data(show_spinner=False)
+def find_matches(lake: LakeRef, game: str, tournament: str | None = None,
+                 player: str | None = None, card: str | None = None) -> pd.DataFrame:
+    """Matches of a game through the filters, newest tournament rounds last, at most 500."""
+    return query(lake, """
+        SELECT m.match_id, m.tournament, m.format, m.round, m.table_no, m.started_at,
+               m.winner_seat, m.result_reason, m.turns, m.events,
+               (SELECT string_agg(s.player, ' vs ' ORDER BY s.seat) FROM seats AS s
+                WHERE s.match_id = m.match_id) AS players
+        FROM matches AS m
+        WHERE m.game = $game
+          AND ($tournament IS NULL OR m.tournament = $tournament)
+          AND ($player IS NULL OR EXISTS (SELECT 1 FROM seats AS s
+               WHERE s.match_id = m.match_id AND s.player = $player))
+          AND ($card IS NULL OR EXISTS (SELECT 1 FROM card_events AS e
+               WHERE e.match_id = m.match_id AND e.kind = 'played' AND e.card = $card))
+        ORDER BY m.started_at, m.tournament, m.round, m.table_no, m.match_id
+        LIMIT $limit""", {"game": game, "tournament": tournament, "player": player,
+                          "card": card, "limit": MATCH_LIMIT})
+
+
+@st.cache_data(show_spinner=False)
+def match_log_path(lake: LakeRef, match_id: str) -> str | None:
+    """Where the lake says the match's log is; None when the lake has no such match."""
+    found = query(lake, "SELECT log_path FROM matches WHERE match_id = $match_id LIMIT 1",
+                  {"match_id": match_id})
+    return None if found.empty else found["log_path"].iloc[0]
+
+
+# Replay: stepping through a match -------------------------------------------------------------
+
+def _log_stamp(path: str) -> tuple[int, int]:
+    """A live log grows: its size and time make a new key, so the app re-reads it."""
+    stat = Path(path).stat()
+    return stat.st_mtime_ns, stat.st_size
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _replay(path: str, stamp: tuple[int, int]) -> replaying.ReplayCursor:
+    return replaying.open_replay(path)
+
+
+def _replay_source(lake: LakeRef, match_id: str) -> tuple[str, tuple[int, int]]:
+    """The log the lake lists for a match and its stamp; ReplayUnavailable says why not."""
+    path = match_log_path(lake, match_id)
+    if path is None:
+        raise replaying.ReplayUnavailable(f"the lake has no match {match_id!r}")
+    try:
+        return path, _log_stamp(path)
+    except OSError as err:
+        raise replaying.ReplayUnavailable(f"{path}: the log file is not there any more "
+                                          f"({err.strerror})") from err
+
+
+def replay_cursor(lake: LakeRef, match_id: str) -> replaying.ReplayCursor:
+    """The checked replay of a match the lake lists (pages never name a log file)."""
+    return _replay(*_replay_source(lake, match_id))
+
+
+def replay_frame(lake: LakeRef, match_id: str, step: int,
+                 perspective: int | str) -> replaying.Frame:
+    return _frame(*_replay_source(lake, match_id), step, perspective)
+
+
+def replay_events(lake: LakeRef, match_id: str, perspective: int | str) -> pd.DataFrame:
+    return _events(*_replay_source(lake, match_id), perspective)
+
+
+@st.cache_data(show_spinner=False, max_entries=4096)
+def _frame(path: str, stamp: tuple[int, int], step: int,
+           perspective: int | str) -> replaying.Frame:
+    return replaying.frame(_replay(path, stamp), step, perspective)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _events(path: str, stamp: tuple[int, int], perspective: int | str) -> pd.DataFrame:
+    return replaying.event_table(_replay(path, stamp), perspective)
+
+
+# Balance: filters and metrics -----------------------------------------------------------------
+
+@st.cache_data(show_spinner=False)
+def formats(lake: LakeRef, game: str) -> list[str]:
+    return query(lake, "SELECT DISTINCT format FROM matches WHERE game = $game "
+                       "AND format IS NOT NULL ORDER BY format", {"game": game})["format"].tolist()
+
+
+@st.cache_data(show_spinner=False)
+def factions(lake: LakeRef, game: str) -> list[str]:
+    return query(lake, "SELECT DISTINCT faction FROM seats WHERE game = $game "
+                       "AND faction IS NOT NULL ORDER BY faction",
+                 {"game": game})["faction"].tolist()
+
+
+@st.cache_data(show_spinner=False)
+def match_days(lake: LakeRef, game: str) -> tuple[date, date]:
+    """The first and last match day (UTC) of a game: the date filter's bounds."""
+    found = query(lake, "SELECT CAST(min(started_at) AS DATE) AS first_day, "
+                        "CAST(max(started_at) AS DATE) AS last_day FROM matches "
+                        "WHERE game = $game", {"game": game})
+    return (pd.Timestamp(found["first_day"].iloc[0]).date(),
+            pd.Timestamp(found["last_day"].iloc[0]).date())
+
+
+def _scoped_cursor(lake: LakeRef, game: str,
+                   faction: str | None) -> duckdb.DuckDBPyConnection:
+    """A private cursor; with a faction, its `seats` are that faction's decks only.
+
+    The metric models count decks from `seats`, so shadowing that view on this cursor (the
+    faction a bound parameter) gives every card rate among the faction's decks, with the models
+    unchanged and every other session's cursor untouched."""
+    cursor = _cursor(lake)
+    if faction is not None:
+        mine = cursor.execute("SELECT * FROM main.seats WHERE game = $game AND "
+                              "faction = $faction", {"game": game, "faction": faction}).df()
+        cursor.register("seats", mine)
+    return cursor
+
+
+@st.cache_data(show_spinner=False)
+def card_stats(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+               date_to: date | None, faction: str | None, min_sample: int) -> pd.DataFrame:
+    """Every card metric of pipeline/sql/card_usage.sql with sample sizes and intervals."""
+    from pipeline import metrics
+
+    cursor = _scoped_cursor(lake, game, faction)
+    try:
+        return metrics.card_usage(cursor, game, fmt, date_from, date_to, min_sample)
+    finally:
+        cursor.close()
+
+
+@st.cache_data(show_spinner=False)
+def matchups(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+             date_to: date | None, min_sample: int) -> pd.DataFrame:
+    """Faction against faction, one row per ordered pair, with counts and intervals."""
+    from pipeline import metrics
+
+    cursor = _cursor(lake)
+    try:
+        return metrics.matchups(cursor, game, fmt, date_from, date_to, min_sample)
+    finally:
+        cursor.close()
+
+
+@st.cache_data(show_spinner=False)
+def first_player(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+                 date_to: date | None) -> pd.DataFrame:
+    from pipeline import metrics
+
+    cursor = _cursor(lake)
+    try:
+        return metrics.first_player(cursor, game, fmt, date_from, date_to)
+    finally:
+        cursor.close()
+
+
+# Charges --------------------------------------------------------------------------------------
+
+@st.cache_data(show_spinner=False)
+def charge_formats(lake: LakeRef, game: str) -> list[str]:
+    """Formats of the game that have charges (data/charges/formats.toml) and matches here."""
+    from pipeline.charges import ChargeError, load_formats
+
+    settings = load_formats()
+    found = []
+    for fmt in formats(lake, game):
+        try:
+            settings.settings(game, fmt)
+        except ChargeError:
+            continue
+        found.append(fmt)
+    return found
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _season(root: str, version: int, game: str, fmt: str) -> Any:
+    """Every epoch's charge table of a format, computed once per lake version."""
+    from pipeline.charges import compute_charges
+
+    cursor = _cursor(LakeRef(root, version))
+    try:
+        return compute_charges(cursor, game, fmt)
+    finally:
+        cursor.close()
+
+
+def charge_season(lake: LakeRef, game: str, fmt: str) -> Any:
+    """pipeline.charges.ChargeSeason: epochs, tables, history, movers, deck checks."""
+    return _season(lake.root, lake.version, game, fmt)
+
+
+def deck_check(lake: LakeRef, game: str, fmt: str, text: str, when: date | str | None,
+               source: str = "<pasted deck>") -> Any:
+    """A deck list (as people write it) checked against the charge cap of the table in force;
+    a list that does not parse raises ValueError naming the line."""
+    from engine.decklist import parse_decklist
+
+    deck = parse_decklist(text, source)
+    return charge_season(lake, game, fmt).check(deck, when)
+
+
+# Exports --------------------------------------------------------------------------------------
+
+REPORT_FORMS = {"html": ("report.html", "text/html"),
+                "xlsx": ("report.xlsx",
+                         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+                "csv": ("report-csv.zip", "application/zip"),
+                "parquet": ("report-parquet.zip", "application/zip")}
+"""Each form `postgame export` writes, as one download (the many-file forms zipped)."""
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _report(root: str, version: int, game: str, fmt: str | None, date_from: date | None,
+            date_to: date | None, min_sample: int) -> Any:
+    from pipeline.export import build_report
+    from pipeline.metrics import Scope
+
+    cursor = _cursor(LakeRef(root, version))
+    try:
+        scope = Scope(game, fmt, date_from, date_to, min_sample)
+        return build_report(cursor, scope, {"lake": root, "lake version": str(version)})
+    finally:
+        cursor.close()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def report_file(lake: LakeRef, form: str, game: str, fmt: str | None, date_from: date | None,
+                date_to: date | None, min_sample: int) -> bytes:
+    """One report form as the bytes of one download, made by pipeline.export itself."""
+    import io
+    import tempfile
+    import zipfile
+
+    from pipeline.export import write_report
+
+    report = _report(lake.root, lake.version, game, fmt, date_from, date_to, min_sample)
+    with tempfile.TemporaryDirectory(prefix="postgame-report-") as folder:
+        paths = write_report(report, Path(folder), [form])
+        if len(paths) == 1:
+            return paths[0].read_bytes()
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in paths:
+                archive.write(path, path.name)
+        return buffer.getvalue()
+
+
+def report_notes(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+                 date_to: date | None, min_sample: int) -> tuple[dict[str, Any], list[str]]:
+    """What the report says about itself (filters, days, matches) and what it left out."""
+    report = _report(lake.root, lake.version, game, fmt, date_from, date_to, min_sample)
+    return report.about, list(report.notes)

@@ -1,0 +1,110 @@
+"""Inputs several pages share (the lake guard, the game and scope filters), described once.
+
+Widget keys are shared between pages on purpose: the game chosen on one page is the game of
+the next, as a person expects when comparing a card's stats with its charge.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import streamlit as st
+
+from dashboards import data
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the balance pages cover; each field goes to SQL as a bound parameter."""
+
+    game: str
+    format: str | None
+    date_from: date | None
+    date_to: date | None
+    faction: str | None
+    min_sample: int
+
+
+def require_lake() -> data.LakeRef:
+    """The lake to show, or the welcome text and an early stop of this page."""
+    try:
+        return data.current_lake()
+    except data.LakeUnavailable as why:
+        welcome(str(why))
+        st.stop()
+        raise
+
+
+def welcome(reason: str) -> None:
+    st.title("postgame")
+    st.info(f"Nothing to show yet: {reason}.")
+    st.markdown(
+        "Fill the lake with match logs, then start the app on it:\n\n"
+        "```bash\n"
+        "postgame simulate vitorian --players 16 --rounds 4 --seed 7 --out out/sim\n"
+        "postgame ingest out/sim --lake out/lake\n"
+        "postgame app --lake out/lake\n"
+        "```\n\n"
+        "`simulate` plays a Swiss tournament with bots and writes one log per match; "
+        "`ingest` checks every log through the rules and writes its facts to the lake "
+        "(logs the rules refuse are quarantined, with the reason). Real tournaments work "
+        "the same way: `postgame ingest` the folder of their logs.")
+
+
+def pick_game(lake: data.LakeRef) -> str:
+    """The game to show (the sidebar), remembered across pages."""
+    options = data.games(lake)
+    if st.session_state.get("game") not in options:
+        st.session_state["game"] = options[0]
+    return st.sidebar.selectbox("Game", options, key="game")
+
+
+def any_of(label: str, options: list[str], key: str, fmt: dict[str, str] | None = None,
+           container: object = None) -> str | None:
+    """A selectbox whose first choice, 'any', means no filter (None)."""
+    names = fmt or {}
+    box = container or st.sidebar
+    choice = box.selectbox(label, [None, *options], key=key,  # type: ignore[attr-defined]
+                           format_func=lambda v: "any" if v is None else names.get(v, str(v)))
+    return choice  # type: ignore[no-any-return]
+
+
+def scope_filters(lake: data.LakeRef, game: str, with_faction: bool = True,
+                  with_min_sample: bool = True) -> Scope:
+    """Format, match days, faction and minimum sample, in the sidebar, shared by the pages."""
+    bar = st.sidebar
+    bar.subheader("Filters")
+    fmt = any_of("Format", data.formats(lake, game), "scope_format")
+    first, last = data.match_days(lake, game)
+    days = bar.date_input("Match days (UTC)", value=(first, last), min_value=first,
+                          max_value=last, key=f"scope_days_{game}")
+    date_from, date_to = _day_range(days, first, last)
+    faction = (any_of("Faction", data.factions(lake, game), "scope_faction")
+               if with_faction else None)
+    min_sample = 0
+    if with_min_sample:
+        min_sample = int(bar.number_input("Minimum sample (decks or games)", min_value=0,
+                                          step=1, key="scope_min_sample"))
+    return Scope(game, fmt, date_from, date_to, faction, min_sample)
+
+
+def _day_range(days: Any, first: date, last: date) -> tuple[date | None, date | None]:
+    """The picked days as a filter; the whole span is no filter at all (None, None), and a
+    range still being picked (one end only) runs to the last day."""
+    picked: list[date | None] = list(days) if isinstance(days, (tuple, list)) else [days]
+    start = picked[0] if picked and picked[0] is not None else first
+    end = picked[1] if len(picked) > 1 and picked[1] is not None else last
+    return (None if start <= first else start), (None if end >= last else end)
+
+
+def scope_caption(scope: Scope) -> str:
+    """The filters in words, under each chart: a screenshot still says what it shows."""
+    days = (f"{scope.date_from or 'first day'} to {scope.date_to or 'last day'}"
+            if scope.date_from or scope.date_to else "all days")
+    parts = [scope.game, scope.format or "all formats", days]
+    if scope.faction:
+        parts.append(f"{scope.faction} decks only")
+    if scope.min_sample:
+        parts.append(f"min sample {scope.min_sample}")
+    return " · ".join(parts)

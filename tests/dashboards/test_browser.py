@@ -1,0 +1,195 @@
+"""The app in a real browser: `postgame app` on the fixture lake, driven by Playwright through
+Debian's chromium, as a person would use it (clicks, the event list, autoplay, downloads).
+
+No skips: without chromium or the playwright package these tests fail, saying what to install
+(CI installs chromium with apt; Playwright's own browser download cannot work here).
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.lake import Lake
+from postgame.commands.app import choose_port
+
+PAGES = {"": "Replay", "cards": "Card stats", "matchups": "Matchups", "charges": "Charges",
+         "export": "Export", "lake": "Data"}
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+IDLE_JS = ("() => document.querySelector('[data-testid=\"stApp\"]')"
+           "?.getAttribute('data-test-script-state') === 'notRunning'")
+
+
+def start_app(lake: Path) -> tuple[subprocess.Popen[str], str]:
+    """`postgame app --lake LAKE --port N`; returns the server and the address it printed."""
+    port = choose_port(None, "127.0.0.1")
+    server = subprocess.Popen([sys.executable, "-m", "postgame.cli", "app", "--lake", str(lake),
+                               "--port", str(port)], stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline() if server.stdout else ""
+    found = re.search(r"http://\S+", line)
+    if not found:
+        server.terminate()
+        pytest.fail(f"postgame app printed no address: {line!r}")
+    return server, found.group(0)
+
+
+def stop(server: subprocess.Popen[str]) -> None:
+    server.terminate()
+    server.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def app_url(fixture_lake: Lake) -> Iterator[str]:
+    server, url = start_app(Path(fixture_lake.root))
+    yield url
+    stop(server)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the playwright package is missing: pip install -e '.[dev]'")
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("chromium is not on PATH: install Debian's package (apt-get install -y "
+                    "chromium); the browser tests need it and never skip")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    tab = browser.new_page(viewport={"width": 1500, "height": 1100})
+    yield tab
+    tab.close()
+
+
+def idle(page: Any) -> None:
+    """Wait for the script run a click started to finish."""
+    time.sleep(0.3)
+    page.wait_for_function(IDLE_JS, timeout=60_000)
+
+
+def open_page(page: Any, url: str) -> float:
+    started = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stApp"]')
+    idle(page)
+    return time.perf_counter() - started
+
+
+def step_line(page: Any) -> str:
+    return str(page.locator("p", has_text=re.compile(r"^Step \d+/\d+")).first.inner_text())
+
+
+def step_of(page: Any) -> int:
+    return int(re.match(r"Step (\d+)/", step_line(page)).group(1))  # type: ignore[union-attr]
+
+
+def click(page: Any, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).first.click()
+    idle(page)
+
+
+def test_every_page_renders_in_the_browser(page: Any, app_url: str) -> None:
+    for path, title in PAGES.items():
+        seconds = open_page(page, f"{app_url}/{path}")
+        page.get_by_role("heading", name=title).first.wait_for()
+        assert page.locator('[data-testid="stException"]').count() == 0, path
+        assert "could not be shown" not in page.content(), path
+        print(f"{title}: {seconds:.2f} s")
+
+
+def test_charts_are_drawn(page: Any, app_url: str) -> None:
+    for path in ("cards", "matchups", "charges"):
+        open_page(page, f"{app_url}/{path}")
+        page.locator(".vega-embed svg, .vega-embed canvas").first.wait_for(timeout=30_000)
+
+
+def test_replay_buttons_and_perspective(page: Any, app_url: str) -> None:
+    open_page(page, app_url)
+    assert step_line(page).startswith("Step 0/")
+    click(page, "Next")
+    assert step_of(page) == 1
+    click(page, "Last")
+    total = int(re.match(r"Step \d+/(\d+)", step_line(page)).group(1))  # type: ignore[union-attr]
+    assert step_of(page) == total
+    page.get_by_role("radio", name=re.compile(r"^Seat 1 · ")).click()
+    idle(page)
+    board = page.locator(".postgame-board svg")
+    assert "seen as seat 1" in (board.text_content() or "")
+    assert board.locator("g.card-back").count() == page.locator(
+        ".postgame-board svg g.seat-0 g.card-back").count() > 0
+    assert board.locator("g.seat-1 g.card-back").count() == 0
+
+
+def test_the_step_slider_keeps_up_with_fast_keys(page: Any, app_url: str) -> None:
+    """Thirty quick presses: the slider and the step shown end on the same step (presses
+    during a rerun may be dropped, but the slider never shows a step the page is not on)."""
+    open_page(page, app_url)
+    slider = page.get_by_role("slider", name="Step")
+    slider.focus()
+    for _ in range(30):
+        page.keyboard.press("ArrowRight")
+    time.sleep(1.0)
+    idle(page)
+    assert int(slider.input_value()) == step_of(page) > 1
+
+
+def test_clicking_an_event_jumps_to_its_step(page: Any, app_url: str) -> None:
+    open_page(page, app_url)
+    click(page, "Next")
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.wait_for()
+    box = grid.bounding_box()
+    row_height = 35
+    target_row = 4  # the fifth event listed: steps 0.. around step 1, so step 4
+    grid.click(position={"x": 16, "y": row_height * (target_row + 1) + row_height / 2})
+    idle(page)
+    assert box is not None and step_of(page) == 4
+
+
+def test_autoplay_moves_on_by_itself_and_pauses(page: Any, app_url: str) -> None:
+    open_page(page, app_url)
+    click(page, "Play")
+    time.sleep(3.5)
+    moved = step_of(page)
+    assert moved >= 2
+    click(page, "Pause")
+    paused = step_of(page)
+    time.sleep(2.5)
+    assert step_of(page) == paused
+
+
+def test_a_report_downloads_from_the_export_page(page: Any, app_url: str, tmp_path: Path
+                                                 ) -> None:
+    open_page(page, f"{app_url}/export")
+    with page.expect_download(timeout=120_000) as download:
+        page.get_by_role("button", name=re.compile("^HTML page")).click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name.endswith("report.html")
+    assert saved.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+
+
+def test_without_a_lake_the_browser_shows_how_to_fill_one(page: Any, tmp_path: Path) -> None:
+    server, url = start_app(tmp_path / "no-lake-here")
+    try:
+        open_page(page, url)
+        page.get_by_text("Nothing to show yet").wait_for()
+        assert "postgame ingest" in page.content()
+        assert page.locator('[data-testid="stException"]').count() == 0
+    finally:
+        stop(server)

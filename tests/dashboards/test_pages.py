@@ -1,0 +1,251 @@
+"""Every page of the app run with Streamlit's AppTest on the fixture lake: it renders without an
+exception and shows the numbers the lake holds (computed here with plain SQL, apart from the
+app's own queries). The browser tests (test_browser.py) cover what only a browser can do."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from pipeline.lake import Lake
+from tests.dashboards.conftest import metric_values, texts
+
+DECKS = Path(__file__).resolve().parents[2] / "data" / "vitorian" / "decks"
+OpenApp = Callable[..., AppTest]
+
+
+def row(con: duckdb.DuckDBPyConnection, sql: str, *params: object) -> tuple[Any, ...]:
+    found = con.execute(sql, list(params)).fetchone()
+    assert found is not None, sql
+    return found
+
+
+def one(con: duckdb.DuckDBPyConnection, sql: str, *params: object) -> Any:
+    return row(con, sql, *params)[0]
+
+
+def first_match(con: duckdb.DuckDBPyConnection) -> tuple[str, int]:
+    """The match the Replay page opens on: the earliest, as the match list orders them."""
+    match_id, events = row(con, "SELECT match_id, events FROM matches ORDER BY started_at, "
+                                "tournament, round, table_no, match_id LIMIT 1")
+    return str(match_id), int(events)
+
+
+def board(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if "postgame-board" in m.value)
+
+
+def step_line(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("**Step "))
+
+
+# Replay -----------------------------------------------------------------------------------
+
+def test_replay_opens_on_the_first_match_at_setup(open_app: OpenApp, fixture_lake: Lake,
+                                                  lake_con: duckdb.DuckDBPyConnection) -> None:
+    at = open_app(fixture_lake.root)
+    match_id, events = first_match(lake_con)
+    assert not at.exception
+    assert at.title[0].value == "Replay"
+    assert step_line(at).startswith(f"**Step 0/{events} · turn 0** · setup")
+    assert board(at).count("<svg") == 1
+    assert match_id in at.caption[0].value
+    matches = one(lake_con, "SELECT count(*) FROM matches")
+    assert f"{matches} match(es)" in texts(at)
+
+
+def test_replay_controls_move_through_the_match(open_app: OpenApp, fixture_lake: Lake,
+                                                lake_con: duckdb.DuckDBPyConnection) -> None:
+    at = open_app(fixture_lake.root)
+    _, events = first_match(lake_con)
+    at.button(key="replay_next").click().run()
+    assert step_line(at).startswith(f"**Step 1/{events}")
+    at.button(key="replay_last").click().run()
+    assert step_line(at).startswith(f"**Step {events}/{events}")
+    assert at.success and at.success[0].value.startswith("End: ")
+    at.button(key="replay_previous").click().run()
+    assert step_line(at).startswith(f"**Step {events - 1}/{events}")
+    at.slider(key="replay_step").set_value(7).run()
+    assert step_line(at).startswith(f"**Step 7/{events}")
+    at.button(key="replay_first").click().run()
+    assert step_line(at).startswith(f"**Step 0/{events}")
+    assert not at.exception
+
+
+def test_replay_jumps_to_a_turn(open_app: OpenApp, fixture_lake: Lake) -> None:
+    at = open_app(fixture_lake.root)
+    turns = at.selectbox(key="replay_turn").options
+    assert len(turns) > 3
+    at.selectbox(key="replay_turn").set_value(3).run()
+    assert "· turn 3**" in step_line(at)
+    assert at.selectbox(key="replay_turn").value == 3
+
+
+def test_replay_as_a_seat_hides_the_other_hand(open_app: OpenApp, fixture_lake: Lake) -> None:
+    at = open_app(fixture_lake.root)
+    at.slider(key="replay_step").set_value(20).run()
+    organiser = board(at)
+    at.button_group(key="replay_perspective").set_value(0).run()
+    seat0 = board(at)
+    at.button_group(key="replay_perspective").set_value("spectator").run()
+    spectator = board(at)
+    assert "seen as seat 0" in seat0 and "seen as spectator" in spectator
+    assert organiser.count('class="card-back"') == 0
+    assert seat0.count('class="card-back"') > 0
+    assert spectator.count('class="card-face"') == 0
+    assert "(hidden card)" in "\n".join(str(d.value) for d in at.dataframe)
+    assert not at.exception
+
+
+def test_replay_filters_find_matches_by_player_and_card(open_app: OpenApp, fixture_lake: Lake,
+                                                        lake_con: duckdb.DuckDBPyConnection
+                                                        ) -> None:
+    at = open_app(fixture_lake.root)
+    player = at.selectbox(key="replay_player").options[2]
+    at.selectbox(key="replay_player").set_value(player).run()
+    played = one(lake_con, "SELECT count(DISTINCT match_id) FROM seats WHERE player = ?", player)
+    assert f"{played} match(es)" in texts(at)
+    assert all(player in label for label in at.selectbox(key="replay_match_pick").options)
+    card = one(lake_con, "SELECT card FROM card_events WHERE kind = 'played' "
+                         "GROUP BY card ORDER BY count(*) DESC, card LIMIT 1")
+    at.selectbox(key="replay_player").set_value(None)
+    at.selectbox(key="replay_card").set_value(card).run()
+    with_card = one(lake_con, "SELECT count(DISTINCT match_id) FROM card_events "
+                              "WHERE kind = 'played' AND card = ?", card)
+    assert f"{with_card} match(es)" in texts(at)
+    assert not at.exception
+
+
+def test_replay_opens_the_match_named_in_the_address(open_app: OpenApp, fixture_lake: Lake,
+                                                     lake_con: duckdb.DuckDBPyConnection,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, events = row(lake_con,
+                           "SELECT match_id, events FROM matches ORDER BY match_id DESC LIMIT 1")
+    monkeypatch.setenv("POSTGAME_LAKE", str(fixture_lake.root))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "dashboards" / "app.py"),
+                           default_timeout=120)
+    at.query_params["match"] = match_id
+    at.run()
+    assert match_id in at.caption[0].value
+    assert step_line(at).startswith(f"**Step 0/{events}")
+
+
+# Card stats, matchups, charges --------------------------------------------------------------
+
+def test_card_stats_shows_every_card_with_its_sample(open_app: OpenApp, fixture_lake: Lake,
+                                                     lake_con: duckdb.DuckDBPyConnection) -> None:
+    at = open_app(fixture_lake.root, "cards")
+    assert not at.exception
+    decks = one(lake_con, "SELECT count(*) FROM seats")
+    cards = one(lake_con, "SELECT count(DISTINCT card) FROM deck_cards")
+    assert metric_values(at)["Decks in scope"] == f"{decks:,}"
+    assert metric_values(at)["Cards"] == f"{cards:,}"
+    table = at.dataframe[0].value
+    assert len(table) == cards
+    for column in ("included", "win_rate_when_played", "win_rate_when_played_low",
+                   "win_rate_when_played_high", "improvement_when_drawn", "drawn"):
+        assert column in table.columns
+    assert at.get("vega_lite_chart")
+
+
+def test_card_stats_by_faction_counts_that_factions_decks(open_app: OpenApp, fixture_lake: Lake,
+                                                          lake_con: duckdb.DuckDBPyConnection
+                                                          ) -> None:
+    at = open_app(fixture_lake.root, "cards")
+    faction = at.selectbox(key="scope_faction").options[1]
+    at.selectbox(key="scope_faction").set_value(faction).run()
+    decks = one(lake_con, "SELECT count(*) FROM seats WHERE faction = ?", faction)
+    assert metric_values(at)["Decks in scope"] == f"{decks:,}"
+    assert f"{faction} decks only" in texts(at)
+    at.number_input(key="scope_min_sample").set_value(decks + 1).run()
+    assert "No card passes these filters" in texts(at)
+    assert not at.exception
+
+
+def test_matchups_heatmap_and_pairs(open_app: OpenApp, fixture_lake: Lake,
+                                    lake_con: duckdb.DuckDBPyConnection) -> None:
+    at = open_app(fixture_lake.root, "matchups")
+    assert not at.exception
+    pairs = one(lake_con, "SELECT count(*) FROM (SELECT DISTINCT a.faction, b.faction FROM "
+                          "seats a JOIN seats b ON a.match_id = b.match_id AND a.seat <> b.seat)")
+    assert len(at.dataframe[0].value) == pairs
+    assert at.get("vega_lite_chart")
+    first_wins = one(lake_con, "SELECT avg(CASE WHEN winner_seat = first_seat THEN 1.0 ELSE 0 "
+                               "END) FROM matches")
+    assert metric_values(at)["First player's win rate"] == f"{first_wins:.1%}"
+
+
+def test_charges_table_history_movers_and_deck_check(open_app: OpenApp, fixture_lake: Lake,
+                                                     lake_con: duckdb.DuckDBPyConnection) -> None:
+    from pipeline.charges import charge_table
+
+    at = open_app(fixture_lake.root, "charges")
+    assert not at.exception
+    expected = charge_table(lake_con, "vitorian", "standard")
+    assert len(at.dataframe[0].value) == len(expected)
+    assert list(at.dataframe[0].value["charge"]) == list(expected["charge"])
+    assert at.get("vega_lite_chart")
+    at.text_area(key="charges_deck_text").input((DECKS / "red.txt").read_text()).run()
+    verdicts = [e.value for e in at.success] + [e.value for e in at.error]
+    assert verdicts and ("is legal" in verdicts[0] or verdicts[0].startswith("CH-2.8"))
+    assert "Deck charge" in metric_values(at)
+
+
+def test_charges_deck_check_reports_a_bad_list(open_app: OpenApp, fixture_lake: Lake) -> None:
+    at = open_app(fixture_lake.root, "charges")
+    at.text_area(key="charges_deck_text").input("[Maneuver]\nfour Steel Grenadiers").run()
+    assert at.error and "cannot be read" in at.error[0].value and ":2" in at.error[0].value
+    assert not at.exception
+
+
+# Export and data ----------------------------------------------------------------------------
+
+def test_export_offers_every_report_form(open_app: OpenApp, fixture_lake: Lake,
+                                         lake_con: duckdb.DuckDBPyConnection) -> None:
+    at = open_app(fixture_lake.root, "export")
+    assert not at.exception
+    matches = one(lake_con, "SELECT count(*) FROM matches")
+    assert metric_values(at)["Matches"] == str(matches)
+    keys = {button.key for button in at.get("download_button")}
+    assert keys == {"export_html", "export_xlsx", "export_csv", "export_parquet"}
+
+
+def test_data_page_summarises_the_lake(open_app: OpenApp, fixture_lake: Lake,
+                                       lake_con: duckdb.DuckDBPyConnection) -> None:
+    at = open_app(fixture_lake.root, "lake")
+    assert not at.exception
+    matches, events = row(lake_con, "SELECT count(*), sum(events) FROM matches")
+    shown = metric_values(at)
+    assert shown["Matches"] == f"{matches:,}" and shown["Events"] == f"{events:,}"
+    assert shown["Quarantined logs"] == "0"
+    assert "No log was turned away" in texts(at)
+
+
+# No lake ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["unset", "missing", "empty", "damaged"])
+def test_without_a_lake_the_app_says_how_to_fill_one(open_app: OpenApp, tmp_path: Path,
+                                                     where: str) -> None:
+    lake: Path | None = {"unset": None, "missing": tmp_path / "nowhere"}.get(where, tmp_path)
+    if where == "damaged":
+        (tmp_path / "manifest.json").write_text("{ not json")
+    at = open_app(lake)
+    assert not at.exception
+    words = texts(at)
+    assert "postgame simulate" in words and "postgame ingest" in words
+    assert "Nothing to show yet" in words
+
+
+def test_pages_never_write_to_the_lake(open_app: OpenApp, fixture_lake: Lake) -> None:
+    def snapshot() -> dict[str, tuple[int, int]]:
+        return {str(p): (p.stat().st_size, p.stat().st_mtime_ns)
+                for p in sorted(Path(fixture_lake.root).rglob("*"))}
+
+    before = snapshot()
+    for page in (None, "cards", "matchups", "charges", "export", "lake"):
+        assert not open_app(fixture_lake.root, page).exception
+    assert snapshot() == before
