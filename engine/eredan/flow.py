@@ -12,8 +12,10 @@ from engine.ruleset import Change
 
 Changes = list[Change]
 TURN_CAP = 200
-"""Not in the spec: a safety stop for matches where nobody can hurt anyone (ER-1.9 ends the
-match; the result is a draw, reason "turn_cap")."""
+"""Not in the spec: a safety stop for the rare match where neither side can hurt the other (two
+characters healing more than they take, both hands kept full so nobody decks out). The result
+is a draw, reason "turn_cap", and its rule names no ER- rule because none applies."""
+TURN_CAP_RULE = "engine:turn_cap"
 
 
 def deal_opening(state: State, out: Changes) -> None:
@@ -129,6 +131,6 @@ def end_turn(state: State, out: Changes) -> None:
     elif decked:
         end_match(state, 1 - decked[0], "deck_out", "ER-1.6", out)
     elif state.turn >= TURN_CAP:
-        end_match(state, None, "turn_cap", "ER-1.9", out)
+        end_match(state, None, "turn_cap", TURN_CAP_RULE, out)
     else:
         start_turn(state, out)

@@ -104,7 +104,8 @@ def _chance(state: State, event: Shuffle | Initiative, out: Changes) -> None:
         _initiative(state, event, what, out)
         return
     if what != "deck" or event.seat != seat:
-        raise RuleViolation("ER-4.2", f"expected {'the initiative draw' if what != 'deck' else f'the shuffle of seat {seat}'}")
+        expected = "the initiative draw" if what != "deck" else f"the shuffle of seat {seat}"
+        raise RuleViolation("ER-4.2", f"expected {expected}")
     deck = state.players[seat].deck
     if sorted(event.order) != sorted(deck):
         raise RuleViolation("ER-4.2", f"the shuffle must be a permutation of seat {seat}'s deck "

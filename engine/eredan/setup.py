@@ -51,7 +51,7 @@ def _counted(deck: DeckList, catalog: Catalog) -> list[tuple[Card | Character, i
             for e in entries]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _checked(encoded: bytes, catalog: Catalog,
              form: Format) -> tuple[DeckList, list[tuple[str, str]]]:
     """Resolve and check a deck once: a tournament plays each deck list many times. (The charge

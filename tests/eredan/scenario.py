@@ -61,8 +61,8 @@ def card(type_: str = "action", *lines: Line, name: str = "", **extra: Any) -> C
 
 def spell(amount: int, *, area: bool = False, target: str = "enemy_combatant",
           spell_type: str = "fire") -> Card:
-    return card("spell", Line(effects=(Damage(amount=amount, target=target),)),  # type: ignore[arg-type]
-                spell_type=spell_type, area=area)
+    damage = Damage(amount=amount, target=target)  # type: ignore[arg-type]
+    return card("spell", Line(effects=(damage,)), spell_type=spell_type, area=area)
 
 
 def modify(attack: int = 0, defense: int = 0, spirit: int = 0, **extra: Any) -> Card:

@@ -517,14 +517,16 @@ def test_statistics_for_experience():
 
 
 def test_the_turn_cap_ends_a_stalled_match_as_a_draw():
-    from engine.eredan.flow import TURN_CAP
+    """Not an ER- rule: the engine's safety stop, named as such."""
+    from engine.eredan.flow import TURN_CAP, TURN_CAP_RULE
 
     state = started()
     sturdy_lines(state)
     state.turn = TURN_CAP
     fight(state, fighter(state, P1).id, fighter(state, P2).id)
     end_turn(state)
-    assert (state.over, state.winner, state.reason) == (True, None, "turn_cap")
+    assert (state.over, state.winner, state.reason, state.rule) == (
+        True, None, "turn_cap", TURN_CAP_RULE)
 
 
 def test_a_line_whose_last_ready_character_falls_at_the_start_of_the_turn_untaps():
