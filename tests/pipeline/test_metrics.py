@@ -531,3 +531,35 @@ def test_a_lake_that_cannot_answer_is_a_friendly_exit_2(capsys, tmp_path, story_
     assert code == 2 and out == ""
     assert err.startswith(f"postgame {command}: ") and message in err
     assert "Traceback" not in err
+
+
+@pytest.fixture(scope="module")
+def spark():
+    """A local Spark session where pyspark and Java are installed (not a dependency)."""
+    pyspark_sql = pytest.importorskip("pyspark.sql")
+    pytest.importorskip("sqlglot")
+    import shutil
+
+    if not shutil.which("java"):
+        pytest.skip("no Java for Spark")
+    session = (pyspark_sql.SparkSession.builder.master("local[1]")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.ui.enabled", "false").getOrCreate())
+    yield session
+    session.stop()
+
+
+@pytest.mark.parametrize("model", metrics.SUITE)
+def test_each_model_gives_the_same_numbers_on_spark(spark, season, model):
+    """The portable-SQL promise kept: the compiled model, transpiled by sqlglot, run by Spark."""
+    import sqlglot
+
+    con, facts = season
+    for name, frame in facts.items():
+        spark.createDataFrame(frame).createOrReplaceTempView(name)
+    sql = sqlglot.transpile(metrics.compile_model(model), read="duckdb", write="spark")[0]
+    for scope in SCOPES:
+        values = metrics.bind(metrics.load_model(model), {"game": "vitorian", **scope})
+        want = metrics.run_model(con, model, game="vitorian", **scope)
+        got = spark.sql(sql, args=values).toPandas()[list(want.columns)]
+        assert_same(got, want, model)
