@@ -87,8 +87,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--speed", type=int, default=200, help="matches for the speed figures")
     args = parser.parse_args()
-    strength(args.matches, args.seed)
-    speed(args.speed)
+    if args.matches:
+        strength(args.matches, args.seed)
+    if args.speed:
+        speed(args.speed)
 
 
 if __name__ == "__main__":

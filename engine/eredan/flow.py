@@ -7,7 +7,7 @@ from engine.eredan.combat import apply_batch, combat_result, defeat_check, end_m
 from engine.eredan.effects import Context, run_lines
 from engine.eredan.phase2 import resolve_cards
 from engine.eredan.state import HAND_SIZE, Mod, State
-from engine.eredan.stats import hand_target, timed
+from engine.eredan.stats import hand_target, holders, timed
 from engine.ruleset import Change
 
 Changes = list[Change]
@@ -51,12 +51,10 @@ def _untap(state: State, seat: int, out: Changes) -> None:
 
 def _start_of_turn_effects(state: State, out: Changes) -> None:
     """After refilling, active player's first; HP changes land at once (ER-5.7)."""
-    found = False
-    for seat in (state.active, state.passive):
-        for fighter in state.living(seat):
-            for source, lines in timed(state, fighter, "start_of_turn"):
-                found = True
-                run_lines(state, Context(seat, source, fighter), lines, "start_of_turn", out)
+    found = holders(state, "start_of_turn")
+    for fighter in found:
+        for source, lines in timed(state, fighter, "start_of_turn"):
+            run_lines(state, Context(fighter.owner, source, fighter), lines, "start_of_turn", out)
     if found:
         pendings, state.pendings = state.pendings, []
         apply_batch(state, sorted(pendings, key=lambda p: p.kind != "heal"), out)

@@ -7,7 +7,7 @@ from engine.eredan.cards import Card
 from engine.eredan.effects import Context, run_lines
 from engine.eredan.plays import item_fits
 from engine.eredan.state import Slot, State
-from engine.eredan.stats import timed
+from engine.eredan.stats import holders, sources
 from engine.ruleset import Change
 from events.eredan import Play
 
@@ -55,13 +55,13 @@ def persistent_effects(state: State, out: Changes) -> None:
     slot 1: active player's line by position (ability, then attachments), then the passive
     player's (ER-6.13, ER-6.14)."""
     combatants = (state.attacker, state.defender)
-    for seat in (state.active, state.passive):
-        for fighter in state.living(seat):
-            for source, lines in timed(state, fighter, "turn"):
-                run_lines(state, Context(seat, source, fighter), lines, "turn", out)
-            if fighter.id in combatants:
-                for source, lines in timed(state, fighter, "combat"):
-                    run_lines(state, Context(seat, source, fighter), lines, "combat", out)
+    for fighter in holders(state, "turn", "combat"):
+        in_combat = fighter.id in combatants
+        for source, lines in sources(state, fighter):
+            ctx = Context(fighter.owner, source, fighter)
+            run_lines(state, ctx, lines, "turn", out)
+            if in_combat:
+                run_lines(state, ctx, lines, "combat", out)
 
 
 def activate(state: State, slot: Slot, out: Changes) -> None:

@@ -88,6 +88,17 @@ def timed(state: State, fighter: Fighter, when: str) -> tuple[tuple[int, tuple[L
     return (fighter.carried or carried(state, fighter)).timed.get(when, ())
 
 
+def holders(state: State, *whens: str) -> list[Fighter]:
+    """The living characters carrying a line of one of `whens`, active player's first, each
+    line by position (ER-5.7, ER-6.14); usually none, so one pass decides."""
+    found = [f for f in state.fighters.values()
+             if not f.defeated and any(w in (f.carried or carried(state, f)).timed
+                                       for w in whens)]
+    if found and state.active == 1:
+        found.sort(key=lambda f: f.owner != 1)
+    return found
+
+
 def stats(state: State, fighter: Fighter) -> tuple[int, int, int]:
     """(Attack, Defense, Spirit) now (ER-7.10)."""
     card = fighter.card
