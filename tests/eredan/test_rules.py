@@ -557,3 +557,14 @@ def test_a_pure_mage_whose_spell_is_ignored_still_makes_no_attack():
     fight(state, shielder, mage, active=plays(shield), passive=plays(arrow))
     assert hp(state, shielder) == 30
     assert [(s.activated, s.ignored) for s in state.slots] == [(True, False), (False, True)]
+
+
+def test_several_turn_bonuses_of_the_same_turn_all_apply():
+    """ER-5.10: every line of the Order whose N is the turn counter."""
+    from engine.eredan.cards import OrderLine
+
+    state = started()
+    hero = put(state, P1, 1, character(attack=3, defense=1, spirit=0, hp=30, order=(
+        OrderLine(turn=1, attack=1), OrderLine(turn=1, spirit=2), OrderLine(turn=2, defense=5))))
+    choose(state, hero)
+    assert stats(state, state.fighters[hero]) == (4, 1, 2)
