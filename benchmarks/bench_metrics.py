@@ -1,6 +1,7 @@
 """The metrics suite (DuckDB SQL over the lake) beside plain pandas, measured in the same run.
 
     .venv/bin/python benchmarks/bench_metrics.py [--lake DIR] [--matches 2000] [--repeat 3]
+        [--threads N]
     .venv/bin/python benchmarks/bench_metrics.py --lake /tmp/big/lake     # a 100,000-match lake
 
 Without --lake, a season of about --matches simulated Vitorian matches is built through the
@@ -10,6 +11,7 @@ command line (postgame simulate, then postgame ingest) in a temporary folder. Th
   factions, archetypes) and card_usage alone, every run reading the Parquet files afresh;
 - pandas: the same card-usage metrics (pipeline.stats_cross_check.card_usage: read the Parquet
   files with pandas, groupby and merge), which must agree with the SQL to 1e-9.
+Wall and CPU seconds are both printed: DuckDB uses every core, pandas one.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import numpy as np
 
 from pipeline import metrics
@@ -46,23 +49,32 @@ def build_lake(folder: Path, matches: int, workers: int) -> Path:
     return folder / "lake"
 
 
-def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, Any]:
-    """The fastest of `repeat` runs (the others absorb cache warm-up) and the last result."""
-    times, result = [], None
+def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, float, Any]:
+    """The fastest of `repeat` runs, wall clock and CPU (all threads of this process): on a
+    shared machine the CPU seconds hold still when the wall clock does not."""
+    walls, cpus, result = [], [], None
     for _ in range(repeat):
-        started = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.process_time()
         result = run()
-        times.append(time.perf_counter() - started)
-    return min(times), result
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+    return min(walls), min(cpus), result
 
 
-def duckdb_suite(lake: Lake) -> dict[str, Any]:
-    with lake.connect() as con:
+def connect(lake: Lake, threads: int | None) -> duckdb.DuckDBPyConnection:
+    con = lake.connect()
+    if threads:
+        con.execute(f"SET threads = {int(threads)}")
+    return con
+
+
+def duckdb_suite(lake: Lake, threads: int | None) -> dict[str, Any]:
+    with connect(lake, threads) as con:
         return metrics.run_all(con, GAME)
 
 
-def duckdb_card_usage(lake: Lake) -> Any:
-    with lake.connect() as con:
+def duckdb_card_usage(lake: Lake, threads: int | None) -> Any:
+    with connect(lake, threads) as con:
         return metrics.card_usage(con, GAME)
 
 
@@ -80,21 +92,30 @@ def same_numbers(sql: Any, pandas: Any) -> float:
     return float(np.nanmax(np.abs(a - b)))
 
 
-def report(lake: Lake, repeat: int) -> None:
+def report(lake: Lake, repeat: int, threads: int | None = None) -> None:
     with lake.connect() as con:
         rows = {t: con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
                 for t in ("matches", "deck_cards", "card_events")}
     print(f"lake {lake.root}: {rows['matches']} matches, {rows['deck_cards']} deck lines, "
           f"{rows['card_events']} card events")
-    suite_s, _ = best_of(repeat, lambda: duckdb_suite(lake))
-    usage_s, sql = best_of(repeat, lambda: duckdb_card_usage(lake))
-    pandas_s, frame = best_of(repeat, lambda: pandas_card_usage(lake))
-    print(f"DuckDB full suite ({len(metrics.SUITE)} models) : {suite_s:8.3f} s")
-    print(f"DuckDB card_usage                : {usage_s:8.3f} s")
-    print(f"pandas card_usage (read + compute): {pandas_s:8.3f} s")
-    print(f"pandas card_usage / DuckDB suite : {pandas_s / suite_s:8.1f} x")
-    print(f"pandas card_usage / DuckDB card_usage: {pandas_s / usage_s:4.1f} x")
-    print(f"largest difference SQL vs pandas : {same_numbers(sql, frame):.1e}")
+    suite = best_of(repeat, lambda: duckdb_suite(lake, threads))
+    usage = best_of(repeat, lambda: duckdb_card_usage(lake, threads))
+    pandas = best_of(repeat, lambda: pandas_card_usage(lake))
+    print(f"threads: DuckDB {_threads(lake, threads)}, pandas 1; best of {repeat}     wall s    CPU s")
+    for label, (wall, cpu, _) in (("DuckDB full suite (6 models)", suite),
+                                  ("DuckDB card_usage", usage),
+                                  ("pandas card_usage (read + compute)", pandas)):
+        print(f"{label:38s} {wall:8.3f} {cpu:8.3f}")
+    print(f"{'pandas card_usage / DuckDB suite':38s} {pandas[0] / suite[0]:7.1f}x "
+          f"{pandas[1] / suite[1]:7.1f}x")
+    print(f"{'pandas card_usage / DuckDB card_usage':38s} {pandas[0] / usage[0]:7.1f}x "
+          f"{pandas[1] / usage[1]:7.1f}x")
+    print(f"largest difference SQL vs pandas: {same_numbers(usage[2], pandas[2]):.1e}")
+
+
+def _threads(lake: Lake, threads: int | None) -> int:
+    with connect(lake, threads) as con:
+        return int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
 
 
 def main() -> None:
@@ -103,12 +124,14 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2000, help="size of the lake built")
     parser.add_argument("--workers", type=int, default=2, help="workers to build it")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, best kept")
+    parser.add_argument("--threads", type=int, help="DuckDB threads (default: one per core)")
     args = parser.parse_args()
     if args.lake:
-        report(Lake(args.lake), args.repeat)
+        report(Lake(args.lake), args.repeat, args.threads)
         return
     with tempfile.TemporaryDirectory(prefix="bench-metrics-") as tmp:
-        report(Lake(build_lake(Path(tmp), args.matches, args.workers)), args.repeat)
+        lake = build_lake(Path(tmp), args.matches, args.workers)
+        report(Lake(lake), args.repeat, args.threads)
 
 
 if __name__ == "__main__":
