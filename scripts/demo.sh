@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# The main job on the embedded default: simulate a small Vitorian Wars tournament, verify every
-# log, then replay one match as seat 0 sees it.
+# The main job on the embedded default: simulate a season of Vitorian Wars tournaments, verify
+# and ingest every log into a Parquet lake, print the card statistics, matchups and charges,
+# then open the app on that lake (Ctrl+C stops it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/env.sh
 out=${POSTGAME_DEMO_DIR:-out/demo}
+pg=.venv/bin/postgame
 rm -rf "$out"
-.venv/bin/postgame simulate vitorian --players 8 --rounds 3 --seed 2026 --out "$out/logs"
-.venv/bin/postgame verify "$out/logs"
+$pg simulate vitorian --players 16 --rounds 4 --tournaments 6 --seed 2026 --workers 2 \
+    --out "$out/logs"
+$pg verify "$out/logs"
+$pg ingest "$out/logs" --lake "$out/lake" --workers 2
+$pg stats --lake "$out/lake" --game vitorian --limit 15
+$pg matchups --lake "$out/lake" --game vitorian
+$pg charges --lake "$out/lake" --game vitorian --movers 10
 first=$(find "$out/logs" -name '*.pglog' | sort | head -n 1)
-.venv/bin/postgame replay "$first" --turn 3 --as 0
+$pg replay "$first" --turn 3 --as 0
+exec $pg app --lake "$out/lake" ${POSTGAME_APP_PORT:+--port "$POSTGAME_APP_PORT"}
