@@ -23,8 +23,9 @@ Decisions where charges.md is silent (each one tested in tests/pipeline/test_cha
   one after the last takes the last epoch listed.
 - CH-2.10 (Eredan evolutions) and CH-2.9 (card pool) need the game's catalog: each game supplies a
   GameCards. Vitorian Wars has no evolutions (identity mapping) and its standard pool is the whole
-  catalog; the Eredan catalog is not in this build, so Eredan refuses with NotSupported unless the
-  caller passes its own GameCards (the tests do).
+  catalog; Eredan's (eredan_cards) maps evolutions to their family's base card and takes the
+  pool from the catalog's formats. A game without one refuses with NotSupported unless the
+  caller passes its own GameCards.
 """
 from __future__ import annotations
 
@@ -184,7 +185,26 @@ def vitorian_cards() -> GameCards:
                      in_pool=lambda fmt, card: card in catalog.by_id, card_name=name)
 
 
-_GAME_CARDS: dict[str, Callable[[], GameCards]] = {"vitorian": vitorian_cards}
+def eredan_cards() -> GameCards:
+    """Eredan iTCG: evolutions share their family's base charge (CH-2.10), the format's card
+    pool from the catalog (ER-3.4, CH-2.9); wired as engine/eredan/charges.py describes."""
+    from engine.eredan.cards import load_catalog
+    from engine.eredan.charges import card_base, in_format
+    from engine.eredan.deckcheck import resolve
+
+    catalog = load_catalog()
+
+    def name(card: str) -> str | None:
+        found = catalog.by_id.get(card)
+        return found.name if found else None
+
+    return GameCards(card_base=lambda card: card_base(card, catalog),
+                     resolve=lambda deck: resolve(deck, catalog),
+                     in_pool=lambda fmt, card: in_format(fmt, card, catalog), card_name=name)
+
+
+_GAME_CARDS: dict[str, Callable[[], GameCards]] = {"vitorian": vitorian_cards,
+                                                   "eredan": eredan_cards}
 
 
 def register_game_cards(game: str, factory: Callable[[], GameCards]) -> None:

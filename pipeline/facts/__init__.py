@@ -17,7 +17,8 @@ from engine.replay import ReplayVisitor
 from engine.ruleset import Ruleset
 from events.base import Header
 
-EXTRACTORS: dict[str, str] = {"vitorian": "pipeline.facts.vitorian:VitorianFacts"}
+EXTRACTORS: dict[str, str] = {"vitorian": "pipeline.facts.vitorian:VitorianFacts",
+                              "eredan": "pipeline.facts.eredan:EredanFacts"}
 
 Rows = dict[str, list[tuple[Any, ...]]]
 """table -> rows, each a tuple of the table's columns in pipeline.schema order."""

@@ -377,7 +377,9 @@ def test_evolutions_share_their_base_card_CH_2_10():
         ("C1E", "C1", 33, 66)]
 
 
-def test_eredan_without_its_catalog_is_refused_naming_the_rules():
+def test_a_game_without_its_catalog_is_refused_naming_the_rules(
+        monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delitem(ch._GAME_CARDS, "eredan")  # Eredan registers its own (eredan_cards)
     con = connect(Tour("er-01", day(0), decks("a", 2)))
     with pytest.raises(NotSupported, match=r"CH-2.10.*CH-2.9"):
         charge_table(con, "eredan", "standard")

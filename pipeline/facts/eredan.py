@@ -1,0 +1,155 @@
+"""Eredan iTCG facts: one replayed log -> matches, seats, deck_cards and card_events rows.
+
+Card events come from the engine's derived changes (engine/eredan/*), never re-derived here:
+"draw" (before turn 1: the opening hand, ER-4.3; from turn 1: drawn), "revealed" / "pulled"
+(played in Phase 2; target: the character it went on), "defeated" (destroyed, seat = owner) and
+"physical" / "magic" (a hit: one row per card that dealt damage in the event, amount = the HP it
+really removed, read from the engine's per-card damage statistic, ER-7.13; "loses X HP" is not
+damage, ER-7.7). Events name card instances (seat * 100 + slot); the lake names catalog cards.
+"""
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from typing import Any
+
+import msgspec
+
+from engine.eredan.cards import Character, load_catalog
+from engine.eredan.deckcheck import SECTIONS, deck_guilds, resolve
+from engine.eredan.state import State, owner_of
+from engine.ruleset import Change, Outcome, Ruleset
+from events.base import DeckList, Header
+from events.eredan import PlayCards
+from pipeline.facts import FactVisitor, LogMeta, Unfinished
+
+MERCENARIES = "Mercenaries"
+DeckFacts = tuple[str, str, str, tuple[tuple[str, str, str, int], ...]]
+"""(deck_id, faction, leader, ((section, card id, card name, copies), ...))."""
+DAMAGE = ("physical", "magic")
+
+
+@lru_cache(maxsize=1024)
+def deck_facts(encoded: bytes) -> DeckFacts:
+    """The deck's id, guild, leader and card lines, computed once per list.
+
+    deck_id hashes the resolved list (catalog ids, sections, copies; not its name, nor the order
+    of its lines). faction: the guild(s) of the non-Mercenary characters, "+"-joined, or
+    "Mercenaries"; leader: the three character ids sorted and "+"-joined."""
+    catalog = load_catalog()
+    deck = resolve(msgspec.msgpack.decode(encoded, type=DeckList), catalog)
+    lines = tuple((section, entry.card, catalog.by_id[entry.card].name, entry.count)
+                  for section in SECTIONS for entry in deck.section(section))
+    canonical = "\n".join(f"{s}\t{card}\t{n}" for s, card, _, n in sorted(lines))
+    deck_id = hashlib.blake2b(canonical.encode(), digest_size=8).hexdigest()
+    characters = [card for entry in deck.section("characters")
+                  if isinstance(card := catalog.by_id[entry.card], Character)]
+    faction = "+".join(sorted(deck_guilds(characters))) or MERCENARIES
+    leader = "+".join(sorted(c.id for c in characters))
+    return deck_id, faction, leader, lines
+
+
+class EredanFacts(FactVisitor):
+    """Replay visitor collecting the rows of one Eredan match (begin, step..., end)."""
+
+    def __init__(self, header: Header, ruleset: Ruleset, meta: LogMeta) -> None:
+        super().__init__(header, ruleset, meta)
+        self.turn = 0
+        self.events = 0
+        self.combatants: tuple[int, int] | None = None
+        self.dealt: dict[int, int] = {}
+        """Damage per card instance so far (the engine's "damage" statistic)."""
+        self.decks: dict[int, DeckFacts] = {}
+        self.card_events = self.rows["card_events"]
+
+    def begin(self, header: Header, state: State) -> None:
+        for seat in header.seats:
+            facts = deck_facts(msgspec.msgpack.encode(seat.deck))
+            self.decks[seat.seat] = facts
+            self.rows["deck_cards"].extend(
+                (self.match_id, self.game, self.month, seat.seat, facts[0], section, card, name,
+                 copies) for section, card, name, copies in facts[3])
+
+    def step(self, seq: int, event: Any, changes: list[Change], state: State) -> None:
+        self.events = seq
+        damaged = False
+        for change in changes:
+            kind = change.kind
+            if kind == "turn":
+                self.turn = change.amount or 0
+            elif kind == "draw":
+                assert change.card is not None
+                self.card_event(seq, change.seat, state.cards[change.card].id,
+                                "drawn" if self.turn >= 1 else "opening_hand")
+            elif kind == "combatants":
+                assert change.card is not None and change.amount is not None
+                self.combatants = (change.card, change.amount)
+            elif kind in ("revealed", "pulled"):
+                self._played(seq, event, change, state)
+            elif kind == "defeated":
+                assert change.card is not None
+                self.card_event(seq, change.seat, state.cards[change.card].id, "destroyed")
+            elif kind in DAMAGE and change.amount:
+                damaged = True
+        if damaged:
+            self._hits(seq, changes, state)
+
+    def end(self, state: State, outcome: Outcome | None) -> None:
+        if outcome is None:
+            raise Unfinished(f"the log stops before the match ends (after event {self.events}, "
+                             f"turn {state.turn})")
+        first = state.first if state.first >= 0 else None
+        self.rows["matches"].append(self.match_row(first, outcome.winner, outcome.reason,
+                                                   outcome.rule, state.turn, self.events))
+        for seat in self.header.seats:
+            deck_id, faction, leader, _ = self.decks[seat.seat]
+            result = "draw" if outcome.winner is None else \
+                "win" if outcome.winner == seat.seat else "loss"
+            self.rows["seats"].append(
+                (self.match_id, self.game, self.month, seat.seat, seat.player, deck_id,
+                 seat.deck.name, faction, leader, seat.seat == first, result))
+
+    def card_event(self, seq: int, seat: int | None, card: str, kind: str,
+                   target: str | None = None, amount: int | None = None) -> None:
+        self.card_events.append((self.match_id, self.game, self.month, seq, self.turn, seat,
+                                 card, kind, target, amount))
+
+    def _played(self, seq: int, event: Any, change: Change, state: State) -> None:
+        """Target: the character it went on: an Artisan's receiver, else the chosen target,
+        else the seat's combatant, who plays it (ER-5.12); a pulled card has the same user."""
+        assert change.card is not None and change.seat is not None
+        aim: int | None = None
+        if change.kind == "revealed" and isinstance(event, PlayCards):
+            play = next((p for p in event.plays if p.card == change.card), None)
+            if play is not None:
+                aim = play.receiver if play.receiver is not None else play.target
+        if aim is None and self.combatants is not None:
+            attacker, defender = self.combatants
+            aim = attacker if owner_of(attacker) == change.seat else defender
+        target = state.cards[aim].id if aim is not None and aim in state.cards else None
+        self.card_event(seq, change.seat, state.cards[change.card].id, "played", target)
+
+    def _hits(self, seq: int, changes: list[Change], state: State) -> None:
+        """One hit per card whose damage statistic grew in this event. Target: for a
+        combatant's attack the opposing combatant; otherwise the one character its seat's
+        magic damage hit in this event, if only one was."""
+        grown: list[tuple[int, int]] = []
+        for (cid, stat), total in state.stats.items():
+            if stat == "damage" and total != self.dealt.get(cid, 0):
+                grown.append((cid, total - self.dealt.get(cid, 0)))
+                self.dealt[cid] = total
+        magic: dict[int, set[int]] = {}
+        for change in changes:
+            if change.kind == "magic" and change.amount and change.seat is not None \
+                    and change.card is not None:
+                magic.setdefault(change.seat, set()).add(change.card)
+        for cid, amount in sorted(grown):
+            seat = owner_of(cid)
+            aim: int | None = None
+            if self.combatants is not None and cid in self.combatants:
+                attacker, defender = self.combatants
+                aim = defender if cid == attacker else attacker
+            elif len(magic.get(seat, ())) == 1:
+                aim = next(iter(magic[seat]))
+            target = state.cards[aim].id if aim is not None else None
+            self.card_event(seq, seat, state.cards[cid].id, "hit", target, amount)
