@@ -55,7 +55,7 @@ from pipeline.schema import PARTITIONED, TABLES
 LOG_SUFFIXES = (".pglog", ".jsonl")
 DEFAULT_BATCH = 2000
 MAX_CHUNK = 64
-WINDOW_PER_WORKER = 3
+WINDOW_PER_WORKER = 6
 LOG_COLUMN = "_log"
 """Index of a row's log within its chunk: lets the parent drop one log's rows."""
 HASH_SIZE = 16

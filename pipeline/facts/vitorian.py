@@ -69,10 +69,11 @@ class VitorianFacts(FactVisitor):
 
     def step(self, seq: int, event: Any, changes: list[Change], state: State) -> None:
         self.events = seq
-        for index, change in enumerate(changes):
-            handler = _HANDLERS.get(change.kind)
+        handlers = _HANDLERS
+        for change in changes:
+            handler = handlers.get(change.kind)
             if handler is not None:
-                handler(self, seq, event, changes, index, state)
+                handler(self, seq, event, change, changes, state)
 
     def end(self, state: State, outcome: Outcome | None) -> None:
         if outcome is None:
@@ -95,48 +96,51 @@ class VitorianFacts(FactVisitor):
         self.card_events.append((self.match_id, self.game, self.month, seq, self.turn, seat,
                                  card, kind, target, amount))
 
-    # Change handlers: (self, seq, event, changes, index of the change, state) ---------------
+    # Change handlers: (self, seq, event, the change, all the event's changes, state) --------
 
-    def _turn(self, seq: int, event: Any, changes: list[Change], i: int, state: State) -> None:
-        self.turn = changes[i].amount or 0
+    def _turn(self, seq: int, event: Any, change: Change, changes: list[Change],
+              state: State) -> None:
+        self.turn = change.amount or 0
 
-    def _kept(self, seq: int, event: Any, changes: list[Change], i: int, state: State) -> None:
+    def _kept(self, seq: int, event: Any, change: Change, changes: list[Change],
+              state: State) -> None:
         """The hand now, less what the same event drew after the keep (a turn may start)."""
-        seat = changes[i].seat
+        seat = change.seat
         assert seat is not None
-        later = {c.card for c in changes[i + 1:] if c.kind == "draw" and c.seat == seat}
+        after = changes[changes.index(change) + 1:]
+        later = {c.card for c in after if c.kind == "draw" and c.seat == seat}
         for cid in state.players[seat].hand:
             if cid not in later:
                 self.card_event(seq, seat, state.cards[cid].id, "opening_hand")
 
-    def _draw(self, seq: int, event: Any, changes: list[Change], i: int, state: State) -> None:
-        change = changes[i]
+    def _draw(self, seq: int, event: Any, change: Change, changes: list[Change],
+              state: State) -> None:
         if self.turn >= 1 and change.card is not None:
             self.card_event(seq, change.seat, state.cards[change.card].id, "drawn")
 
-    def _played(self, seq: int, event: Any, changes: list[Change], i: int, state: State) -> None:
+    def _played(self, seq: int, event: Any, change: Change, changes: list[Change],
+                state: State) -> None:
         """Target: the unit an Equipment went on, or an Order's target unit."""
-        change = changes[i]
         assert change.card is not None
         aim = event.unit if change.kind == "linked" else getattr(event, "target", None)
         target = state.cards[aim].id if aim is not None else None
         self.card_event(seq, change.seat, state.cards[change.card].id, "played", target)
 
-    def _destroyed(self, seq: int, event: Any, changes: list[Change], i: int,
+    def _destroyed(self, seq: int, event: Any, change: Change, changes: list[Change],
                    state: State) -> None:
-        change = changes[i]
         assert change.card is not None
         self.card_event(seq, change.seat, state.cards[change.card].id, "destroyed")
 
-    def _attack(self, seq: int, event: Any, changes: list[Change], i: int, state: State) -> None:
-        change = changes[i]
+    def _attack(self, seq: int, event: Any, change: Change, changes: list[Change],
+                state: State) -> None:
         assert change.seat is not None and change.card is not None
         self.attacker = (change.seat, change.card)
 
-    def _hit(self, seq: int, event: Any, changes: list[Change], i: int, state: State) -> None:
+    def _hit(self, seq: int, event: Any, change: Change, changes: list[Change],
+             state: State) -> None:
         """Each hit removes one Defense card (or fells the Sovereign): amount 1, target the
         Sovereign hit."""
-        hit_seat = changes[i].seat
+        hit_seat = change.seat
         if self.attacker is None or hit_seat is None:
             raise ValueError(f"event {seq}: a Sovereign hit with no declared attacker")
         seat, attacker = self.attacker
@@ -144,7 +148,7 @@ class VitorianFacts(FactVisitor):
                         state.players[hit_seat].sovereign.id, 1)
 
 
-Handler = Callable[[VitorianFacts, int, Any, list[Change], int, State], None]
+Handler = Callable[[VitorianFacts, int, Any, Change, list[Change], State], None]
 _HANDLERS: dict[str, Handler] = {
     "turn": VitorianFacts._turn, "kept": VitorianFacts._kept, "draw": VitorianFacts._draw,
     "destroyed": VitorianFacts._destroyed, "attack": VitorianFacts._attack,
