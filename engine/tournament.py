@@ -119,8 +119,9 @@ def player_names(seed: int, count: int) -> list[str]:
 
 
 def create_tournament(cfg: SeasonConfig, kit: GameKit, index: int, day: date,
-                      names: list[str]) -> Tournament:
-    """Seat the entrants: archetypes spread evenly (dealt in a shuffled order), decks varied."""
+                      names: list[str], charges: Any = None) -> Tournament:
+    """Seat the entrants: archetypes spread evenly (dealt in a shuffled order), decks varied;
+    `charges`, the table in force (see SeasonCharges), goes to a builder that takes one."""
     seed = derive_seed(cfg.seed, "tournament", index)
     tid = f"{kit.prefix}-{day.year}-{index + 1:03d}"
     rng = random.Random(seed)
@@ -130,11 +131,70 @@ def create_tournament(cfg: SeasonConfig, kit: GameKit, index: int, day: date,
     entrants = {}
     for i, (name, archetype) in enumerate(zip(names, archetypes)):
         deck_rng = random.Random(derive_seed(seed, "deck", name))
-        deck = kit.build_deck(archetype, deck_rng, archetype)
+        deck = kit.build_deck(archetype, deck_rng, archetype) if charges is None else \
+            kit.build_deck(archetype, deck_rng, archetype, charges=charges)  # type: ignore[call-arg]
         entrants[name] = Entrant(name, archetype, bots[i % len(bots)], deck)
     seeding = list(names)
     rng.shuffle(seeding)
     return Tournament(tid, index, day, seed, entrants, Swiss(seeding))
+
+
+class SeasonCharges:
+    """The charge table in force at each tournament of a simulated season (CH-2), for kits whose
+    deck builder takes `charges=` (Eredan): the season's own registrations so far, run through
+    the lake's CH-2 computation (pipeline.charges), so simulated decks respect the cap of their
+    epoch and the charges shape the meta over time.
+
+    Tournament i (in date order, the season's) falls in epoch i // window; the table of epoch k
+    comes from epoch k-1's registrations (every entrant's deck, once per tournament, CH-2.3) and
+    the table before it; epoch 0 takes the initial table. Decks depend on nothing played, so the
+    tables are the same whatever the worker count."""
+
+    def __init__(self, game: str) -> None:
+        from pipeline.charges import game_cards, initial_table, load_formats
+
+        self.settings = load_formats().settings(game, FORMAT)
+        self.base = game_cards(game).card_base
+        self.tables = [initial_table(self.settings)]
+        self.decks: dict[int, list[DeckList]] = {}
+
+    @classmethod
+    def for_kit(cls, kit: GameKit) -> SeasonCharges | None:
+        import inspect
+
+        if "charges" not in inspect.signature(kit.build_deck).parameters:
+            return None
+        from pipeline.charges import ChargeError, load_formats
+
+        try:
+            load_formats().settings(kit.name, FORMAT)
+        except ChargeError:
+            return None
+        return cls(kit.name)
+
+    def register(self, index: int, decks: list[DeckList]) -> None:
+        self.decks.setdefault(index // self.settings.window, []).extend(decks)
+
+    def in_force(self, index: int) -> Any:
+        """The engine's ChargeTable of the epoch tournament `index` falls in (cap included)."""
+        from engine.eredan.charges import ChargeTable
+        from pipeline.charges import next_table
+
+        epoch = index // self.settings.window
+        sections = self.settings.sections
+        while len(self.tables) <= epoch:
+            decks = self.decks.get(len(self.tables) - 1, [])
+            counts: dict[str, int] = {}
+            for deck in decks:
+                held = {self.base(e.card) for name, entries in deck.sections.items()
+                        if not sections or name in sections for e in entries if e.count > 0}
+                for card in held:
+                    counts[card] = counts.get(card, 0) + 1
+            table, _ = next_table(self.tables[-1], counts, len(decks), self.settings)
+            self.tables.append(table)
+        return ChargeTable(version=f"epoch-{epoch}", cap=self.settings.cap,
+                           charges={card: s.charge for card, s in
+                                    sorted(self.tables[epoch].items())})
 
 
 def round_tasks(tour: Tournament, rnd: int, kit: GameKit, ref: str, out: Path) -> list[MatchTask]:
@@ -192,7 +252,13 @@ def run_season(cfg: SeasonConfig,
         make_bot(bot, dict(kit.bots))
     names = player_names(cfg.seed, cfg.players)
     days = season_dates(cfg.seed, cfg.tournaments, cfg.start)
-    tours = [create_tournament(cfg, kit, i, d, names) for i, d in enumerate(days)]
+    charges = SeasonCharges.for_kit(kit)
+    tours = []
+    for i, d in enumerate(days):
+        table = charges.in_force(i) if charges else None
+        tours.append(create_tournament(cfg, kit, i, d, names, table))
+        if charges:
+            charges.register(i, [e.deck for e in tours[-1].entrants.values()])
     by_id = {t.id: t for t in tours}
     with _mapper(cfg.workers) as map_:
         for rnd in range(1, cfg.rounds + 1):

@@ -34,17 +34,25 @@ FORMAT = "standard"
 
 
 def build_deck(archetype: str, rng: random.Random, name: str = "", *,
-               catalog: Catalog | None = None) -> DeckList:
+               catalog: Catalog | None = None, charges: ChargeTable | None = None) -> DeckList:
     """A legal standard-format deck of `archetype`, varied by `rng`, deterministic for a given
-    rng state."""
+    rng state.
+
+    charges: the table in force (a season's epoch, CH-2.2, its cap in `cap`): copies of the
+    dearest cards are swapped for cheaper ones of the pool until the deck fits (ER-3.3), so the
+    meta follows the charges. None: the catalog's latest table, copies only dropped."""
     if archetype not in ARCHETYPES:
         raise ValueError(f"unknown archetype {archetype!r}; known: {', '.join(ARCHETYPES)}")
     catalog = catalog or load_catalog()
     characters = _characters(archetype, catalog, rng)
     pool = _card_pool(characters, catalog)
     copies = _copies(pool, rng, rng.randint(30, 40))
-    table = catalog_table(catalog.charge_versions[-1], catalog)
-    _under_cap(characters, copies, table, catalog)
+    if charges is None:
+        table = catalog_table(catalog.charge_versions[-1], catalog)
+        _under_cap(characters, copies, table, catalog)
+    else:
+        table = charges
+        _swap_under_cap(characters, pool, copies, table, catalog, rng)
     deck = DeckList(name=name or archetype, sections={
         "characters": [DeckEntry(card=c.id, count=1) for c in characters],
         "deck": [DeckEntry(card=c.id, count=copies[c.id]) for c in pool if copies.get(c.id)],
@@ -135,4 +143,35 @@ def _under_cap(characters: list[Character], copies: dict[str, int], table: Charg
         if not copies[dear]:
             del copies[dear]
         if sum(copies.values()) < DECK_MIN:
+            raise DeckError([("ER-3.3", f"no deck of these characters fits the cap {cap}")])
+
+
+def _swap_under_cap(characters: list[Character], pool: list[Card], copies: dict[str, int],
+                    table: ChargeTable, catalog: Catalog, rng: random.Random) -> None:
+    """While over the cap: one copy of the dearest card out, one of a cheaper card of the pool
+    with room in (one of the cheapest, chosen by `rng`); no cheaper card: the copy is dropped
+    (ER-2.1, ER-2.11, ER-2.12, ER-3.3)."""
+    cap = table.cap if table.cap is not None else catalog.formats[FORMAT].charge_cap or 0
+    price = {card.id: table.charge(card, catalog) for card in pool}
+    total = sum(table.charge(c, catalog) for c in characters) + \
+        sum(price[i] * n for i, n in copies.items())
+    limit = _family_room(pool)
+    while total > cap:
+        dear = max(copies, key=lambda i: (price[i], i))
+        copies[dear] -= 1
+        total -= price[dear]
+        if not copies[dear]:
+            del copies[dear]
+        used: dict[str, int] = {}
+        for i, n in copies.items():
+            family = catalog.by_id[i].family_id
+            used[family] = used.get(family, 0) + n
+        cheaper = [c for c in pool if price[c.id] < price[dear]
+                   and used.get(c.family_id, 0) < limit[c.family_id]]
+        if cheaper:
+            low = min(price[c.id] for c in cheaper)
+            pick = rng.choice([c for c in cheaper if price[c.id] == low])
+            copies[pick.id] = copies.get(pick.id, 0) + 1
+            total += price[pick.id]
+        elif sum(copies.values()) < DECK_MIN:
             raise DeckError([("ER-3.3", f"no deck of these characters fits the cap {cap}")])

@@ -14,6 +14,7 @@ from engine.eredan.charges import card_base
 from engine.replay import ReplayVisitor, replay_log
 from engine.ruleset import get_ruleset
 from engine.tournament import SeasonConfig, run_season
+from events.base import DeckEntry, DeckList
 from events.log import read_log
 from pipeline import charges as ch
 from pipeline import metrics
@@ -118,3 +119,36 @@ def test_card_usage_and_matchups_by_guild(con):
     factions = {f for (f,) in con.execute("SELECT DISTINCT faction FROM seats").fetchall()}
     assert set(pairs["faction"]) == factions
     assert int(pairs["n"].sum()) > MATCHES
+
+
+def test_every_deck_fits_the_cap_of_the_table_in_force(con):
+    """The simulator builds each tournament's decks under its epoch's table (CH-2.2, CH-2.8), the
+    one the lake computes from the season's earlier registrations."""
+    season = ch.compute_charges(con, "eredan", "standard")
+    rows = con.execute("SELECT m.match_id, m.started_at, d.seat, d.section, d.card, d.copies "
+                       "FROM deck_cards d JOIN matches m USING (match_id) "
+                       "ORDER BY m.match_id, d.seat").fetchall()
+    decks: dict[tuple[str, int], tuple[object, dict[str, list[DeckEntry]]]] = {}
+    for match, started, seat, section, card, copies in rows:
+        _, sections = decks.setdefault((match, seat), (started, {}))
+        sections.setdefault(section, []).append(DeckEntry(card=card, count=copies))
+    charges = []
+    for (match, seat), (started, sections) in decks.items():
+        result = season.check(DeckList(name=f"{match}/{seat}", sections=sections),
+                              when=started.date())
+        assert result.legal, result.problems
+        charges.append(result.charge)
+    assert max(charges) <= 500 and max(charges) > 400  # the cap binds, and holds
+
+
+def test_a_capped_season_is_byte_identical_whatever_the_workers(tmp_path: Path):
+    """Tables come from registrations only, never results: the same logs with 1 or 2 workers."""
+    def play(workers: int) -> dict[str, bytes]:
+        out = tmp_path / f"w{workers}"
+        cfg = SeasonConfig(game="eredan", players=8, rounds=1, seed=7, out=out, tournaments=6,
+                           workers=workers)
+        run_season(cfg)
+        return {str(p.relative_to(out)): p.read_bytes() for p in find_logs([out])}
+
+    one = play(1)
+    assert len(one) == 24 and one == play(2)
