@@ -26,9 +26,10 @@ def known_boards() -> list[str]:
 
 
 def _register_builtin() -> None:
-    from dashboards.boards import vitorian
+    from dashboards.boards import eredan, vitorian
 
     register_board("vitorian", vitorian.render_svg)
+    register_board("eredan", eredan.render_svg)
 
 
 _register_builtin()

@@ -1,0 +1,262 @@
+"""The Eredan iTCG board as an SVG picture, drawn from a view dict (engine/eredan/view.py).
+
+A pure function of what one perspective may see: it takes the dict `ruleset.view(state, who)`
+returns, so a hidden hand arrives as None and can only be drawn as card backs. Each seat has its
+three characters (HP, Attack, Defense, Spirit, tapped or defeated, attached Items, Pet, runes)
+and its hand; a seat looks from its own side, everyone else from seat 0's. Between the lines:
+the cards played this turn, in activation order (ER-5.16).
+
+`changes` are the step's Change records as dicts (already masked for the perspective): the
+characters and played cards they name are outlined, and they are listed under the board.
+"""
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from dashboards.boards.svg import clip, document, group, rect, text, titled
+
+WIDTH = 900
+HEAD = 34
+HAND_H = 70
+CHAR_W, CHAR_H = 280, 150
+LINE_GAP = 10
+PLAYED_H = 74
+CHANGES_LINE = 15
+MAX_CHANGES = 12
+
+TOP_HAND_Y = HEAD
+TOP_LINE_Y = TOP_HAND_Y + HAND_H
+PLAYED_Y = TOP_LINE_Y + CHAR_H + LINE_GAP
+BOTTOM_LINE_Y = PLAYED_Y + PLAYED_H + LINE_GAP
+BOTTOM_HAND_Y = BOTTOM_LINE_Y + CHAR_H
+CHANGES_Y = BOTTOM_HAND_Y + HAND_H + 8
+
+SEAT_COLOURS = {0: ("#dbeafe", "#1d4ed8"), 1: ("#fee2e2", "#b91c1c")}
+CHANGE_COLOURS: dict[str, str] = {
+    "defeated": "#0f172a", "physical": "#dc2626", "magic": "#7c3aed", "lose": "#9f1239",
+    "heal": "#16a34a", "attached": "#0891b2", "modify": "#ca8a04", "revealed": "#2563eb",
+    "pulled": "#2563eb", "activated": "#2563eb", "ignored": "#64748b", "fizzled": "#64748b",
+    "rune_placed": "#a16207", "rune_consumed": "#a16207", "fury": "#ea580c",
+    "order_activated": "#ca8a04", "returned": "#16a34a", "combatants": "#ea580c",
+    "tapped": "#64748b", "turn_bonus": "#ca8a04", "detached": "#64748b",
+}
+"""Change kinds that name a character or a played card: the colour of its outline, the first
+listed winning when several changes name the same one."""
+RANK = {kind: i for i, kind in enumerate(CHANGE_COLOURS)}
+ID_AMOUNTS = ("attached", "combatants", "tapped")
+"""Kinds whose amount is an instance id (the receiver, the defender), not a number."""
+
+
+@cache
+def _card_types() -> dict[str, str]:
+    """Catalog id -> card type (item, pet, spell...): the view lists attachments by id only."""
+    from engine.eredan.cards import load_catalog
+
+    return {card.id: card.type for card in load_catalog().cards}
+
+
+def render_svg(view: dict[str, Any], changes: list[dict[str, Any]] | None = None) -> str:
+    changes = changes or []
+    bottom = _bottom_seat(view)
+    seats = {s["seat"]: s for s in view["seats"]}
+    touched = _touched(changes)
+    shown = changes[:MAX_CHANGES]
+    height = CHANGES_Y + 20 + CHANGES_LINE * max(len(shown), 1) + 10
+    body = [rect(0, 0, WIDTH, height, fill="#f8fafc"), _headline(view)]
+    for seat, line_y, hand_y in ((1 - bottom, TOP_LINE_Y, TOP_HAND_Y),
+                                 (bottom, BOTTOM_LINE_Y, BOTTOM_HAND_Y)):
+        body.append(group([_hand(seats[seat], hand_y), _line(view, seat, line_y, touched)],
+                          class_=f"seat-{seat}"))
+    body.append(_played(view, touched))
+    body.append(_change_list(changes, shown))
+    label = f"Eredan iTCG board, turn {view['turn']}, as {view['perspective']} sees it"
+    return document(WIDTH, height, body, label)
+
+
+def _bottom_seat(view: dict[str, Any]) -> int:
+    perspective = view["perspective"]
+    return perspective if isinstance(perspective, int) and perspective in (0, 1) else 0
+
+
+def _touched(changes: list[dict[str, Any]]) -> dict[int, list[str]]:
+    """Instance id -> the kinds of the step's changes that name it (a card, or the receiver an
+    attachment went on)."""
+    marks: dict[int, list[str]] = {}
+    for change in changes:
+        kind = change.get("kind")
+        if kind not in CHANGE_COLOURS:
+            continue
+        for key in ("card",) + (("amount",) if kind in ID_AMOUNTS else ()):
+            cid = change.get(key)
+            if isinstance(cid, int):
+                marks.setdefault(cid, []).append(str(kind))
+    return {cid: sorted(dict.fromkeys(kinds), key=RANK.__getitem__)
+            for cid, kinds in marks.items()}
+
+
+def _headline(view: dict[str, Any]) -> str:
+    if view["over"]:
+        who = "draw" if view["winner"] is None else f"seat {view['winner']} wins"
+        line = f"Match over: {who} ({view['reason']}) after turn {view['turn']}"
+    else:
+        to_act = view["to_act"] if view["to_act"] is not None else "chance"
+        line = (f"Turn {view['turn']} · active seat {view['active']} · {view['window']} · "
+                f"to act: {to_act}")
+    who = view["perspective"]
+    seen = f"seat {who}" if isinstance(who, int) else str(who)
+    return group([text(12, 22, line, font_size=15, font_weight="bold", fill="#0f172a"),
+                  text(WIDTH - 12, 22, f"seen as {seen}", font_size=13, fill="#475569",
+                       text_anchor="end")])
+
+
+def _hand(seat: dict[str, Any], y: float) -> str:
+    """A seat's hand: faces when this perspective sees it, as many card backs otherwise."""
+    light, strong = SEAT_COLOURS.get(seat["seat"], ("#e2e8f0", "#334155"))
+    hand = seat["hand"]
+    score = seat["score"]
+    head = (f"{seat['player']} (seat {seat['seat']}) · Hand ({seat['hand_count']})"
+            f"{' · hidden' if hand is None else ''} · deck {seat['deck_count']} · "
+            f"score {score['total']} (damage {score['damage']}, healed {score['healed']})"
+            f"{' · DECK-OUT' if seat['deck_out'] else ''}")
+    parts = [rect(6, y + 2, WIDTH - 12, HAND_H - 4, rx=6, fill=light),
+             text(14, y + 17, clip(head, 120), font_size=11, font_weight="bold", fill=strong)]
+    w = 86
+    for i in range(seat["hand_count"]):
+        x = 14 + i * (w + 6)
+        if hand is None:
+            parts.append(group([rect(x, y + 24, w, 38, rx=4, fill=strong, stroke="#0f172a"),
+                                text(x + w / 2, y + 47, "Eredan", font_size=10,
+                                     fill="#ffffff", text_anchor="middle")],
+                               class_="card-back"))
+        else:
+            card = hand[i]
+            parts.append(titled(group(
+                [rect(x, y + 24, w, 38, rx=4, fill="#ffffff", stroke=strong),
+                 text(x + 4, y + 40, clip(card["name"], 14), font_size=9, fill="#0f172a"),
+                 text(x + 4, y + 54, card["card"], font_size=8, fill="#64748b")],
+                class_="card-face"), card["name"]))
+    return group(parts, class_="hand")
+
+
+def _line(view: dict[str, Any], seat: int, y: float, touched: dict[int, list[str]]) -> str:
+    combat = view.get("combatants") or {}
+    fighting = {combat.get("attacker"), combat.get("defender")} - {None}
+    fighters = sorted((c for c in view["characters"] if c["owner"] == seat),
+                      key=lambda c: c["position"])
+    parts = []
+    for fighter in fighters:
+        x = 14 + (fighter["position"] - 1) * (CHAR_W + 12)
+        parts.append(_character(fighter, x, y, fighter["id"] in fighting,
+                                touched.get(fighter["id"], [])))
+    return group(parts, class_="line")
+
+
+def _character(c: dict[str, Any], x: float, y: float, fighting: bool, marks: list[str]) -> str:
+    light, strong = SEAT_COLOURS.get(c["owner"], ("#e2e8f0", "#334155"))
+    down, tapped = c["defeated"], c["tapped"]
+    h = CHAR_H - 8
+    parts = [rect(x, y + 4, CHAR_W, h, rx=8, fill=light, stroke=strong,
+                  stroke_width=3 if fighting else 1.5,
+                  stroke_dasharray="6 3" if tapped else None, opacity=0.45 if down else 1),
+             text(x + 8, y + 22, clip(c["name"], 30), font_size=12, font_weight="bold",
+                  fill="#0f172a"),
+             text(x + CHAR_W - 8, y + 22, f"#{c['position']}", font_size=10, fill="#475569",
+                  text_anchor="end"),
+             text(x + 8, y + 42, f"HP {c['hp']}/{c['max_hp']}", font_size=12,
+                  font_weight="bold", fill="#15803d" if c["hp"] > 0 else "#b91c1c",
+                  class_="hp"),
+             text(x + 90, y + 42, f"ATK {c['attack']}", font_size=11, fill="#b91c1c",
+                  class_="attack"),
+             text(x + 145, y + 42, f"DEF {c['defense']}", font_size=11, fill="#334155",
+                  class_="defense"),
+             text(x + 200, y + 42, f"SPI {c['spirit']}", font_size=11, fill="#6d28d9",
+                  class_="spirit")]
+    tags = [label for flag, label in ((down, "DEFEATED"), (tapped, "TAPPED"),
+                                      (fighting, "COMBAT"), (c.get("fury"), "FURY")) if flag]
+    cursor = x + 8
+    for label in tags:
+        width = 8 + 6.5 * len(label)
+        parts += [rect(cursor, y + 50, width, 14, rx=7, fill="#475569"),
+                  text(cursor + width / 2, y + 60.5, label, font_size=8.5, font_weight="bold",
+                       fill="#ffffff", text_anchor="middle", class_=f"status-{label.lower()}")]
+        cursor += width + 4
+    types = _card_types()
+    pets = [a for a in c["attachments"] if types.get(a["card"]) == "pet"]
+    items = [a for a in c["attachments"] if types.get(a["card"]) != "pet"]
+    row = y + 80
+    if items:
+        parts.append(text(x + 8, row, clip("Items: " + ", ".join(a["name"] for a in items), 46),
+                          font_size=9.5, fill="#0e7490", class_="items"))
+        row += 14
+    if pets:
+        parts.append(text(x + 8, row, clip("Pet: " + pets[0]["name"], 46), font_size=9.5,
+                          fill="#0e7490", class_="pet"))
+        row += 14
+    if c["runes"]:
+        parts.append(text(x + 8, row, "Runes: " + ", ".join(c["runes"]), font_size=9.5,
+                          fill="#a16207", class_="runes"))
+    if marks:
+        colour = CHANGE_COLOURS[marks[0]]
+        parts.append(rect(x - 3, y + 1, CHAR_W + 6, h + 6, rx=10, fill="none", stroke=colour,
+                          stroke_width=4, class_=f"change-{marks[0]}"))
+        parts.append(text(x + CHAR_W - 8, y + h - 2, clip(", ".join(marks), 40),
+                          font_size=9, fill=colour, text_anchor="end"))
+    tooltip = [f"{c['name']} ({c['card']}) · seat {c['owner']} · position {c['position']}",
+               (f"HP {c['hp']}/{c['max_hp']} · attack {c['attack']} / defense {c['defense']} / "
+               f"spirit {c['spirit']}")]
+    tooltip += [f"attached: {a['name']}" for a in c["attachments"]]
+    return titled(group(parts, class_="character"), "\n".join(tooltip))
+
+
+def _played(view: dict[str, Any], touched: dict[int, list[str]]) -> str:
+    """The turn's cards in activation order: pulled ones marked, ignored ones struck."""
+    parts = [rect(6, PLAYED_Y, WIDTH - 12, PLAYED_H, rx=6, fill="#f1f5f9", stroke="#cbd5e1"),
+             text(14, PLAYED_Y + 16, "Played this turn, in activation order", font_size=11,
+                  font_weight="bold", fill="#334155")]
+    w = 104
+    for i, slot in enumerate(view["played"]):
+        x = 14 + i * (w + 6)
+        if x + w > WIDTH - 10:
+            parts.append(text(x, PLAYED_Y + 46, f"+{len(view['played']) - i}", font_size=11))
+            break
+        _, strong = SEAT_COLOURS.get(slot["seat"], ("#e2e8f0", "#334155"))
+        marks = touched.get(slot["id"], [])
+        state = "ignored" if slot["ignored"] else "pulled" if slot["pulled"] else \
+            "active" if slot["activated"] else "waiting"
+        card = [rect(x, PLAYED_Y + 22, w, 46, rx=4, fill="#ffffff", stroke=strong,
+                     stroke_width=3 if marks else 1.2),
+                text(x + 4, PLAYED_Y + 36, f"{i + 1}. " + clip(slot["name"], 14), font_size=9,
+                     fill="#0f172a", text_decoration="line-through" if slot["ignored"] else None),
+                text(x + 4, PLAYED_Y + 50, f"seat {slot['seat']} · {state}", font_size=8,
+                     fill="#64748b")]
+        if marks:
+            card.append(text(x + 4, PLAYED_Y + 63, clip(", ".join(marks), 20),
+                             font_size=8, fill=CHANGE_COLOURS[marks[0]],
+                             class_=f"change-{marks[0]}"))
+        parts.append(titled(group(card, class_="played"), slot["name"]))
+    return group(parts, class_="played-cards")
+
+
+def _change_list(changes: list[dict[str, Any]], shown: list[dict[str, Any]]) -> str:
+    parts = [text(14, CHANGES_Y + 12, f"This step: {len(changes)} change(s)", font_size=11,
+                  font_weight="bold", fill="#334155")]
+    for i, change in enumerate(shown):
+        words = [str(change.get("kind"))]
+        if change.get("seat") is not None:
+            words.append(f"seat {change['seat']}")
+        if change.get("name"):
+            words.append(str(change["name"]))
+        elif change.get("card") is None and change.get("kind") == "draw":
+            words.append("(hidden card)")
+        if change.get("amount") is not None and change.get("kind") not in ID_AMOUNTS:
+            words.append(str(change["amount"]))
+        if change.get("text"):
+            words.append(str(change["text"]))
+        parts.append(text(24, CHANGES_Y + 12 + CHANGES_LINE * (i + 1), " · ".join(words),
+                          font_size=10, fill=CHANGE_COLOURS.get(str(change.get("kind")),
+                                                                "#475569")))
+    if len(changes) > len(shown):
+        parts.append(text(WIDTH - 14, CHANGES_Y + 12, f"(first {len(shown)})", font_size=10,
+                          fill="#64748b", text_anchor="end"))
+    return group(parts, class_="changes")

@@ -1,0 +1,101 @@
+"""The Eredan SVG board: what each perspective may see, and nothing more, on every step of a
+real simulated match."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+import msgspec
+import pytest
+
+from dashboards.boards import board_renderer, known_boards
+from dashboards.boards.eredan import render_svg
+from engine.replay import Replay
+from engine.ruleset import OMNISCIENT, SPECTATOR, get_ruleset
+from engine.tournament import SeasonConfig, run_season
+from events.log import read_log
+from postgame.render import mask_change
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def replay(tmp_path_factory: pytest.TempPathFactory) -> Replay:
+    out = tmp_path_factory.mktemp("eredan-board")
+    run_season(SeasonConfig(game="eredan", players=2, rounds=1, seed=3, out=out))
+    log = read_log(min(Path(out).rglob("*.pglog")))
+    return Replay(get_ruleset(log.header.ruleset), log.header, log.events)
+
+
+def view_at(replay: Replay, step: int, perspective: Any) -> dict[str, Any]:
+    return replay.ruleset.view(replay.seek(step), perspective)
+
+
+def changes_at(replay: Replay, step: int, perspective: Any) -> list[dict[str, Any]]:
+    replay.seek(step)
+    return [msgspec.to_builtins(mask_change(c, perspective)) for c in replay.changes]
+
+
+def names_in(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        found = {v for k, v in value.items() if k in ("name", "player") and isinstance(v, str)}
+        return found.union(*(names_in(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(names_in(v) for v in value))
+    return set()
+
+
+def test_every_step_parses_for_every_perspective(replay: Replay) -> None:
+    for step in range(len(replay) + 1):
+        for who in (OMNISCIENT, SPECTATOR, 0, 1):
+            svg = render_svg(view_at(replay, step, who), changes_at(replay, step, who))
+            assert ElementTree.fromstring(svg).tag == f"{SVG}svg"
+
+
+def test_a_hidden_hand_is_card_backs_only(replay: Replay) -> None:
+    step = len(replay) // 2
+    view = view_at(replay, step, 0)
+    svg = render_svg(view, [])
+    opponent, mine = view["seats"][1], view["seats"][0]
+    assert opponent["hand"] is None and opponent["hand_count"] > 0
+    assert svg.count('class="card-back"') == opponent["hand_count"]
+    assert svg.count('class="card-face"') == mine["hand_count"]
+    spectator = render_svg(view_at(replay, step, SPECTATOR), [])
+    assert 'class="card-face"' not in spectator
+
+
+def test_the_opponents_hand_names_never_appear_in_a_seats_svg(replay: Replay) -> None:
+    checked = 0
+    for step in range(len(replay) + 1):
+        everything = view_at(replay, step, OMNISCIENT)
+        for seat in (0, 1):
+            public = names_in(view_at(replay, step, seat))
+            secrets = {card["name"] for card in everything["seats"][1 - seat]["hand"]
+                       if not any(card["name"] in known for known in public)}
+            svg = render_svg(view_at(replay, step, seat), changes_at(replay, step, seat))
+            assert not [n for n in secrets if n in svg], f"step {step} seat {seat}"
+            checked += len(secrets)
+    assert checked > 0
+
+
+def test_characters_played_cards_and_changes_are_drawn(replay: Replay) -> None:
+    step = next(s for s in range(1, len(replay) + 1)
+                if view_at(replay, s, OMNISCIENT)["played"]
+                and any(c["kind"] in ("physical", "magic") for c in
+                        changes_at(replay, s, OMNISCIENT)))
+    view = view_at(replay, step, OMNISCIENT)
+    svg = render_svg(view, changes_at(replay, step, OMNISCIENT))
+    assert svg.count('class="character"') == 6
+    for c in view["characters"]:
+        assert f"HP {c['hp']}/{c['max_hp']}" in svg and f"SPI {c['spirit']}" in svg
+    assert svg.count('class="status-tapped"') == sum(
+        c["tapped"] for c in view["characters"])
+    assert svg.count('class="played"') == len(view["played"])
+    first = view["played"][0]["name"]
+    assert f"1. {first[:10]}" in svg
+    assert 'class="change-physical"' in svg or 'class="change-magic"' in svg
+
+
+def test_the_board_is_registered() -> None:
+    assert "eredan" in known_boards() and board_renderer("eredan") is render_svg
