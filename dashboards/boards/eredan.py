@@ -69,7 +69,8 @@ def render_svg(view: dict[str, Any], changes: list[dict[str, Any]] | None = None
         body.append(group([_hand(seats[seat], hand_y), _line(view, seat, line_y, touched)],
                           class_=f"seat-{seat}"))
     body.append(_played(view, touched))
-    body.append(_change_list(changes, shown))
+    public = {c["id"]: c["name"] for c in (*view["characters"], *view["played"])}
+    body.append(_change_list(changes, shown, public))
     label = f"Eredan iTCG board, turn {view['turn']}, as {view['perspective']} sees it"
     return document(WIDTH, height, body, label)
 
@@ -238,15 +239,19 @@ def _played(view: dict[str, Any], touched: dict[int, list[str]]) -> str:
     return group(parts, class_="played-cards")
 
 
-def _change_list(changes: list[dict[str, Any]], shown: list[dict[str, Any]]) -> str:
+def _change_list(changes: list[dict[str, Any]], shown: list[dict[str, Any]],
+                 public: dict[int, str]) -> str:
+    """The step's changes as lines; a change naming a character or played card by id only gets
+    its name from the view (both are public)."""
     parts = [text(14, CHANGES_Y + 12, f"This step: {len(changes)} change(s)", font_size=11,
                   font_weight="bold", fill="#334155")]
     for i, change in enumerate(shown):
         words = [str(change.get("kind"))]
         if change.get("seat") is not None:
             words.append(f"seat {change['seat']}")
-        if change.get("name"):
-            words.append(str(change["name"]))
+        name = change.get("name") or public.get(change.get("card"))  # type: ignore[arg-type]
+        if name:
+            words.append(str(name))
         elif change.get("card") is None and change.get("kind") == "draw":
             words.append("(hidden card)")
         if change.get("amount") is not None and change.get("kind") not in ID_AMOUNTS:
