@@ -97,8 +97,13 @@ def test_a_missing_or_broken_log_is_one_readable_error(tmp_path: Path) -> None:
         open_replay(broken)
 
 
-def test_a_game_without_a_picture_shows_its_text_board(tmp_path: Path) -> None:
-    """Eredan has no SVG board yet: its kit's text board stands in, hiding the same things."""
+def test_a_game_without_a_picture_shows_its_text_board(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with no SVG board (Eredan with its picture unregistered): its kit's text board
+    stands in, hiding the same things."""
+    from dashboards import boards
+
+    monkeypatch.delitem(boards._BOARDS, "eredan")
     run_season(SeasonConfig(game="eredan", players=4, rounds=1, seed=3, out=tmp_path))
     cursor = open_replay(min(tmp_path.rglob("*.pglog")))
     seen = frame(cursor, cursor.total // 2, 0)
@@ -106,3 +111,10 @@ def test_a_game_without_a_picture_shows_its_text_board(tmp_path: Path) -> None:
     assert "hand" in seen.text and "hidden" in seen.text
     assert frame(cursor, cursor.total // 2, OMNISCIENT).text.count("hidden") < \
         seen.text.count("hidden")
+
+
+def test_eredan_frames_carry_its_svg_board(tmp_path: Path) -> None:
+    run_season(SeasonConfig(game="eredan", players=4, rounds=1, seed=3, out=tmp_path))
+    cursor = open_replay(min(tmp_path.rglob("*.pglog")))
+    seen = frame(cursor, cursor.total // 2, 0)
+    assert seen.svg is not None and 'class="card-back"' in seen.svg
