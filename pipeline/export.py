@@ -428,15 +428,22 @@ def _chart_cards(usage: pd.DataFrame) -> str | None:
     ax.errorbar(data["inclusion_rate"], y, yerr=spread, fmt="o", ms=4, alpha=0.7,
                 elinewidth=0.7, capsize=2)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    for _, row in data.nlargest(8, "played").iterrows():
+    for _, row in _outliers(data, "win_rate_when_played", "played").iterrows():
         ax.annotate(str(row["card_name"] or row["card"]), (row["inclusion_rate"],
-                    row["win_rate_when_played"]), xytext=(4, 4), textcoords="offset points",
-                    fontsize=7)
+                    row["win_rate_when_played"]), xytext=(4, 0), textcoords="offset points",
+                    fontsize=7, va="center")
     ax.set_xlabel("inclusion rate (share of decks)")
     ax.set_ylabel("win rate when played")
     _percent_axis(ax.xaxis)
     _percent_axis(ax.yaxis)
     return _png(fig)
+
+
+def _outliers(data: pd.DataFrame, rate: str, n: str, each: int = 4) -> pd.DataFrame:
+    """The cards a designer looks at first: the best and the worst by `rate`, among those seen
+    at least as often as the median card."""
+    seen = data[data[n] >= data[n].median()].sort_values(rate)
+    return pd.concat([seen.head(each), seen.tail(each)]).drop_duplicates("card")
 
 
 def _chart_matchups(long: pd.DataFrame) -> str | None:

@@ -465,6 +465,17 @@ def cli(capsys, *argv):
     return code, out, err
 
 
+@pytest.mark.parametrize("command", ["stats", "matchups", "export"])
+def test_each_lake_command_explains_itself(capsys, command):
+    from postgame import cli as entry
+
+    with pytest.raises(SystemExit) as exit_:
+        entry.main([command, "--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0 and "usage: postgame" in out and "examples:" in out
+    assert "--lake" in out and "--from" in out
+
+
 def test_stats_prints_a_readable_table(capsys, story_lake):
     code, out, _ = cli(capsys, "stats", "--lake", story_lake, "--game", "vitorian")
     assert code == 0
