@@ -78,7 +78,6 @@ def test_user_errors_are_one_line_with_exit_2(capsys, tmp_path):
 
 @pytest.fixture(scope="module")
 def season(tmp_path_factory):
-    pytest.importorskip("events.log", reason="events.log (write_log) not written yet")
     out = tmp_path_factory.mktemp("sim")
     code = cli.main(["simulate", "toy", "--players", "5", "--rounds", "2", "--seed", "3",
                      "--out", str(out), "--quiet", "--json"])
@@ -170,7 +169,6 @@ def test_interactive_keys(season, capsys, monkeypatch):
 
 
 def test_convert_round_trip_is_lossless(season, capsys, tmp_path):
-    pytest.importorskip("events.jsonl", reason="events.jsonl not written yet")
     src = first_log(season)
     jsonl, back = tmp_path / "m.jsonl", tmp_path / "m.pglog"
     assert run(capsys, "log", "convert", src, jsonl)[0] == 0

@@ -535,7 +535,8 @@ def test_models_state_their_grain_and_bind_their_parameters(path):
 
 @pytest.mark.parametrize("path", MODELS, ids=lambda p: p.stem)
 def test_models_transpile_to_spark(path):
-    sqlglot = pytest.importorskip("sqlglot")
+    import sqlglot
+
     [spark] = sqlglot.transpile(path.read_text(), read="duckdb", write="spark")
     assert ":game" in spark and "$" not in spark
 
@@ -638,11 +639,8 @@ def test_the_computation_matches_the_reference_with_evolutions():
     assert computed(season) == expected
 
 
-def test_the_computation_matches_the_reference_on_the_fixture_lake(request):
-    try:
-        lake = request.getfixturevalue("fixture_lake")
-    except pytest.FixtureLookupError:
-        pytest.skip("the fixture lake (tests/pipeline/conftest.py) is not in this tree yet")
+def test_the_computation_matches_the_reference_on_the_fixture_lake(fixture_lake):
+    lake = fixture_lake
     con = lake.connect()
     season = compute_charges(con, "vitorian", "standard")
     assert len(season.tournaments) == 4
@@ -739,11 +737,8 @@ def test_cli_missing_lake_and_empty_game(capsys, monkeypatch, tmp_path):
     assert code == 2 and "no tournaments of vitorian" in capsys.readouterr().err
 
 
-def test_cli_on_the_fixture_lake(capsys, request, monkeypatch):
-    try:
-        lake = request.getfixturevalue("fixture_lake")
-    except pytest.FixtureLookupError:
-        pytest.skip("the fixture lake (tests/pipeline/conftest.py) is not in this tree yet")
+def test_cli_on_the_fixture_lake(capsys, fixture_lake, monkeypatch):
+    lake = fixture_lake
     monkeypatch.setenv("COLUMNS", "200")
     code = cli.main(["charges", "--lake", str(lake.root), "--game", "vitorian", "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["table"]["epoch"] >= 1

@@ -283,10 +283,7 @@ def test_filters_select_game_format_and_inclusive_days(story):
 
 def test_match_days_are_utc_days_whatever_the_session_zone(story):
     con, _ = story
-    try:
-        con.execute("SET TimeZone = 'America/Los_Angeles'")
-    except duckdb.Error:
-        pytest.skip("no ICU time zones in this DuckDB")
+    con.execute("SET TimeZone = 'America/Los_Angeles'")  # DuckDB's Python wheel ships ICU
     usage = metrics.card_usage(con, "vitorian", date_from="2026-02-05", date_to="2026-02-05")
     assert usage.set_index("card").loc["pike"].decks == 2  # m3, 23:59 UTC on Feb 5
 
@@ -355,13 +352,9 @@ def test_rates_sit_beside_their_counts(season):
 # ---------------------------------------------------------------- the fixture lake
 
 @pytest.fixture(scope="module")
-def lake_facts(request):
-    """The pipeline's fixture lake, when its conftest provides one."""
-    try:
-        lake = request.getfixturevalue("fixture_lake")
-    except pytest.FixtureLookupError:
-        pytest.skip("no fixture_lake yet (tests/pipeline/conftest.py)")
-    con = lake.connect()
+def lake_facts(fixture_lake):
+    """The pipeline's fixture lake (tests/pipeline/conftest.py)."""
+    con = fixture_lake.connect()
     return con, {t: con.table(t).df() for t in FACT_TABLES}
 
 
@@ -427,7 +420,8 @@ def test_every_sql_file_at_the_top_is_a_known_model():
 
 @pytest.mark.parametrize("model", metrics.SUITE)
 def test_each_compiled_model_transpiles_to_spark(model):
-    sqlglot = pytest.importorskip("sqlglot")
+    import sqlglot
+
     spark = sqlglot.transpile(metrics.compile_model(model), read="duckdb", write="spark")[0]
     assert ":game" in spark and "$" not in spark
 
@@ -520,19 +514,22 @@ def test_matchups_prints_the_matrix_and_the_list(capsys, story_lake):
     assert out.startswith("faction,opponent_faction,is_mirror,n,")
 
 
-@pytest.mark.parametrize("argv, message", [
+UNANSWERABLE = [
     (["--lake", "{missing}"], "no such lake folder"),
     (["--lake", "{empty}"], "the lake holds no matches"),
     (["--lake", "{lake}", "--game", "dracula"], "no dracula matches; the lake holds eredan"),
     (["--lake", "{lake}", "--from", "2027-01-01"], "no vitorian matches in all formats from"),
     (["--lake", "{lake}", "--from", "2026-02-01", "--to", "2026-01-01"], "is after --to"),
-    (["--lake", "{lake}", "--sort", "charisma"], "--sort: no column 'charisma'"),
+]
+
+
+@pytest.mark.parametrize("command, argv, message", [
+    *[("stats", argv, message) for argv, message in UNANSWERABLE],
+    *[("matchups", argv, message) for argv, message in UNANSWERABLE],
+    ("stats", ["--lake", "{lake}", "--sort", "charisma"], "--sort: no column 'charisma'"),
 ])
-@pytest.mark.parametrize("command", ["stats", "matchups"])
 def test_a_lake_that_cannot_answer_is_a_friendly_exit_2(capsys, tmp_path, story_lake, argv,
                                                         message, command):
-    if command == "matchups" and "--sort" in argv:
-        pytest.skip("matchups has no --sort")
     (tmp_path / "empty").mkdir()
     paths = {"missing": tmp_path / "nope", "empty": tmp_path / "empty", "lake": story_lake}
     argv = [a.format(**paths) for a in argv]
@@ -546,13 +543,12 @@ def test_a_lake_that_cannot_answer_is_a_friendly_exit_2(capsys, tmp_path, story_
 
 @pytest.fixture(scope="module")
 def spark():
-    """A local Spark session where pyspark and Java are installed (not a dependency)."""
-    pyspark_sql = pytest.importorskip("pyspark.sql")
-    pytest.importorskip("sqlglot")
+    """A local Spark session: pyspark comes with the dev extras, Java from scripts/env.sh."""
     import shutil
 
-    if not shutil.which("java"):
-        pytest.skip("no Java for Spark")
+    from pyspark import sql as pyspark_sql
+
+    assert shutil.which("java"), "Spark needs Java: run scripts/env.sh (installs a JRE)"
     session = (pyspark_sql.SparkSession.builder.master("local[1]")
                .config("spark.sql.session.timeZone", "UTC")
                .config("spark.ui.enabled", "false").getOrCreate())
