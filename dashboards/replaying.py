@@ -23,7 +23,7 @@ from dashboards.boards import board_renderer
 from engine.games import UnknownGame, get_game
 from engine.replay import IllegalEvent, Replay, ReplayVisitor, replay_log
 from engine.ruleset import CHANCE, OMNISCIENT, SPECTATOR, Change, Perspective, get_ruleset
-from events.base import Header
+from events.base import Header, private_fields
 from events.jsonl import load_log
 from postgame.render import (
     board_text,
@@ -33,9 +33,6 @@ from postgame.render import (
     mask_change,
     outcome_text,
 )
-
-PRIVATE_FIELDS = ("bottom", "top")
-"""Event arguments naming cards only the acting seat has seen (VW-4.7, Aerial Recon)."""
 
 
 class ReplayUnavailable(ValueError):
@@ -177,9 +174,9 @@ def describe_event(record: StepRecord, perspective: Perspective) -> str:
         return "setup"
     if record.chance and perspective != OMNISCIENT:
         return event_text(record.event, hidden=True)
-    data = event_data(record.event, hidden=False)
+    data = event_data(record.event, hidden=False, perspective=perspective)
     if perspective not in (OMNISCIENT, data.get("seat")):
-        for name in PRIVATE_FIELDS:
+        for name in private_fields(record.event):
             if data.get(name):
                 data[name] = f"{len(data[name])} card(s) seen only by seat {data.get('seat')}"
     kind, seat = data.pop("type", type(record.event).__name__), data.pop("seat", None)

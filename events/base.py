@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -60,3 +60,19 @@ class Record(msgspec.Struct, Generic[E], frozen=True, array_like=True, gc=False)
     seq: int
     prev: bytes
     body: E
+
+
+def private_fields(event: Any) -> tuple[str, ...]:
+    """Fields of an event that only its own seat (and the organiser) may read: cards it looked
+    at or chose in secret. Event classes declare them as a `private` ClassVar."""
+    return tuple(getattr(type(event), "private", ()))
+
+
+def redacted(event: Any) -> dict[str, Any]:
+    """The event as another seat may read it: each private card becomes None, so the count of
+    cards stays public and their identities do not."""
+    data = msgspec.to_builtins(event)
+    for name in private_fields(event):
+        value = data.get(name)
+        data[name] = [None] * len(value) if isinstance(value, (list, tuple)) else None
+    return data

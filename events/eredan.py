@@ -8,6 +8,8 @@ seat * 100 + 0..49, characters seat * 100 + 91..93 (position 1-3).
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 Ids = tuple[int, ...]
@@ -64,12 +66,14 @@ class PlayCards(EredanEvent, frozen=True, tag="play"):
     Empty means the seat plays no card this turn."""
 
     plays: tuple[Play, ...] = ()
+    private: ClassVar[tuple[str, ...]] = ("plays",)  # revealed through the view, not the log
 
 
 class Discard(EredanEvent, frozen=True, tag="discard"):
     """Phase 5: the cards the seat discards from its hand, secret until both chose (ER-5.18)."""
 
     cards: Ids = ()
+    private: ClassVar[tuple[str, ...]] = ("cards",)
 
 
 class Leave(EredanEvent, frozen=True, tag="leave"):

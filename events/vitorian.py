@@ -6,7 +6,7 @@ Cards are referred to by their instance id inside the match (see engine.vitorian
 """
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -45,6 +45,7 @@ class KeepHand(VitorianEvent, frozen=True, tag="keep"):
     """Keep the hand, bottoming one card per mulligan taken, in this order (VW-4.7)."""
 
     bottom: Ids = ()
+    private: ClassVar[tuple[str, ...]] = ("bottom",)
 
 
 # Turn decisions ----------------------------------------------------------------------------
@@ -65,6 +66,7 @@ class Recycle(VitorianEvent, frozen=True, tag="recycle"):
     exhaust: Ids = ()
     top: Ids = ()
     bottom: Ids = ()
+    private: ClassVar[tuple[str, ...]] = ("top", "bottom")  # Aerial Recon: counts are public
 
 
 class PayUpkeep(VitorianEvent, frozen=True, tag="upkeep"):

@@ -14,7 +14,7 @@ import msgspec
 
 from engine.replay import Replay, ReplayVisitor
 from engine.ruleset import CHANCE, OMNISCIENT, Change, Outcome, Perspective, Ruleset
-from events.base import Header
+from events.base import Header, redacted
 
 BoardRenderer = Callable[[dict[str, Any]], str]
 
@@ -89,8 +89,15 @@ def change_text(change: Change, perspective: Perspective) -> str:
     return " ".join(parts)
 
 
-def event_data(event: Any, hidden: bool) -> dict[str, Any]:
-    data = msgspec.to_builtins(event)
+def event_data(event: Any, hidden: bool, perspective: Perspective = OMNISCIENT
+               ) -> dict[str, Any]:
+    """The event as `perspective` may read it: chance payloads hidden, and another seat's
+    private choices (events.base.private_fields) with their cards blanked."""
+    owner = getattr(event, "seat", None)
+    if perspective in (OMNISCIENT, owner):
+        data = msgspec.to_builtins(event)
+    else:
+        data = redacted(event)
     if not isinstance(data, dict):
         return {"value": data}
     if hidden:
@@ -98,8 +105,8 @@ def event_data(event: Any, hidden: bool) -> dict[str, Any]:
     return data
 
 
-def event_text(event: Any, hidden: bool) -> str:
-    data = event_data(event, hidden)
+def event_text(event: Any, hidden: bool, perspective: Perspective = OMNISCIENT) -> str:
+    data = event_data(event, hidden, perspective)
     kind = data.pop("type", type(event).__name__)
     seat = data.pop("seat", None)
     who = f"seat {seat} " if seat is not None else ""
@@ -125,7 +132,8 @@ def step_text(seq: int, total: int, turn: int, event: Any, changes: list[Change]
     """One step as a block: heading with the event, what changed, then the board."""
     hidden = chance and perspective != OMNISCIENT
     head = f"step {seq}/{total} · turn {turn}"
-    head += f" · {event_text(event, hidden)}" if event is not None else " · setup"
+    head += (f" · {event_text(event, hidden, perspective)}" if event is not None
+             else " · setup")
     lines = [head] + [f"  > {change_text(c, perspective)}" for c in changes]
     return "\n".join(lines + [board, ""])
 
@@ -135,7 +143,7 @@ def step_json(seq: int, total: int, turn: int, event: Any, changes: list[Change]
     hidden = chance and perspective != OMNISCIENT
     return {
         "step": seq, "steps": total, "turn": turn, "perspective": perspective,
-        "event": None if event is None else event_data(event, hidden),
+        "event": None if event is None else event_data(event, hidden, perspective),
         "changes": [msgspec.to_builtins(mask_change(c, perspective)) for c in changes],
         "view": view,
     }
