@@ -75,3 +75,26 @@ def msgpack_decoder(game: str) -> msgspec.msgpack.Decoder[Any]:
 @functools.cache
 def json_decoder(game: str) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(record_type(game))
+
+
+def record_decoder(path: str | Path, game: str, schema: int, codec: str) -> Any:
+    """Decode one event record of `codec` ("msgpack" or "json"): the cached typed decoder, or,
+    for events of an older schema, decode raw, upcast the event, then convert."""
+    from events import upcast
+
+    try:
+        typed = msgpack_decoder(game) if codec == "msgpack" else json_decoder(game)
+    except UnknownGame:
+        raise UnknownGame(game, path) from None
+    if not upcast.events_change(schema):
+        return typed.decode
+    target = record_type(game)
+    raw_decode = msgspec.msgpack.decode if codec == "msgpack" else msgspec.json.decode
+
+    def decode(data: Any) -> Any:
+        raw = raw_decode(data)
+        if not (isinstance(raw, list) and len(raw) == 3 and isinstance(raw[2], dict)):
+            raise msgspec.DecodeError("not a [seq, prev, event] record")
+        raw[2] = upcast.upcast_event(game, raw[2], schema)
+        return msgspec.convert(raw, target)
+    return decode

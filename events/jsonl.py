@@ -109,7 +109,7 @@ def _parse(path: str | Path, rechain: bool) -> tuple[LogFile, bytes]:
     if schema < SCHEMA_VERSION and not rechain:
         raise JsonlError(path, 1, f"schema {schema} records hash their old binary form, which "
                                   "cannot be rebuilt; read with rechain=True to rehash them")
-    decode = _event_decoder(path, header.game, schema)
+    decode = games.record_decoder(path, header.game, schema, "json")
     records = [first] + [_decoded(path, number, line, decode)
                          for number, line in enumerate(lines[1:], start=2)]
     events = [record.body for record in records[1:]]
@@ -150,24 +150,6 @@ def _header(path: str | Path, line: bytes) -> tuple[Header, int, Record[Header]]
     except (msgspec.DecodeError, upcast.UpcastError) as e:
         raise JsonlError(path, 1, f"not a header record: {e}") from None
     return record.body, schema, record
-
-
-def _event_decoder(path: str | Path, game: str, schema: int) -> Callable[[bytes], Any]:
-    try:
-        decoder = games.json_decoder(game)
-    except games.UnknownGame:
-        raise games.UnknownGame(game, path) from None
-    if not upcast.events_change(schema):
-        return decoder.decode
-    target = games.record_type(game)
-
-    def decode(line: bytes) -> Any:
-        raw = msgspec.json.decode(line)
-        if not (isinstance(raw, list) and len(raw) == 3 and isinstance(raw[2], dict)):
-            raise msgspec.DecodeError("not a [seq, prev, event] array")
-        raw[2] = upcast.upcast_event(game, raw[2], schema)
-        return msgspec.convert(raw, target)
-    return decode
 
 
 def _decoded(path: str | Path, number: int, line: bytes,

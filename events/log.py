@@ -199,7 +199,7 @@ def decode_log(data: bytes, path: str | Path = "<bytes>", *, verify_chain: bool 
                ) -> LogFile:
     """Check and decode the bytes of a log; path only names it in errors."""
     header, schema, pos = _decode_header(path, data)
-    decode = _event_decoder(path, header.game, schema)
+    decode = games.record_decoder(path, header.game, schema, "msgpack")
     with _gc_paused():
         events, pos, last = _events(path, data, pos, frame_hash(memoryview(data)[:pos]), decode,
                                     verify_chain)
@@ -282,25 +282,6 @@ def _header_record(path: str | Path, payload: memoryview) -> tuple[Record[Header
     except upcast.UpcastError as e:
         raise LogError(path, f"cannot read the header: {e}") from None
     return msgspec.convert(raw, Record[Header]), schema
-
-
-def _event_decoder(path: str | Path, game: str, schema: int) -> Callable[[memoryview], Any]:
-    """The cached typed decoder, or, for events of an older schema, decode raw then upcast."""
-    try:
-        decoder = games.msgpack_decoder(game)
-    except games.UnknownGame:
-        raise games.UnknownGame(game, path) from None
-    if not upcast.events_change(schema):
-        return decoder.decode
-    target = games.record_type(game)
-
-    def decode(payload: memoryview) -> Any:
-        raw = msgspec.msgpack.decode(payload)
-        if not (isinstance(raw, list) and len(raw) == 3 and isinstance(raw[2], dict)):
-            raise msgspec.DecodeError("not a [seq, prev, event] record")
-        raw[2] = upcast.upcast_event(game, raw[2], schema)
-        return msgspec.convert(raw, target)
-    return decode
 
 
 def _tail(path: str | Path, data: bytes, pos: int, seq: int) -> TornTail:
