@@ -84,6 +84,22 @@ class Ruleset(Protocol):
     def outcome(self, state: Any) -> Outcome | None: ...
 
 
+class PendingSeatRules:
+    """The Ruleset glue shared by games whose state has copy(), over, chance (outcomes awaited),
+    pending (the seat awaited) and turn."""
+
+    def clone(self, state: Any) -> Any:
+        return state.copy()
+
+    def to_move(self, state: Any) -> int | None:
+        if state.over:
+            return None
+        return CHANCE if state.chance else state.pending
+
+    def turn(self, state: Any) -> int:
+        return int(state.turn)
+
+
 _REGISTRY: dict[str, Ruleset] = {}
 
 

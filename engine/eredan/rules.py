@@ -15,7 +15,7 @@ from engine.eredan.setup import initial_state
 from engine.eredan.state import HAND_SIZE, State
 from engine.eredan.stats import hand_target
 from engine.eredan.view import view_of
-from engine.ruleset import CHANCE, Change, Outcome, Perspective, RuleViolation
+from engine.ruleset import Change, Outcome, PendingSeatRules, Perspective, RuleViolation
 from events.base import Header
 from events.eredan import ChooseCombatants, Discard, Event, Initiative, Leave, PlayCards, Shuffle
 
@@ -23,7 +23,7 @@ Changes = list[Change]
 Handler = Callable[[State, Any, Changes], None]
 
 
-class EredanRules:
+class EredanRules(PendingSeatRules):
     """Eredan iTCG. `charge_tables` gives the charge table in force when a match starts
     (ER-3.6); without one the 500-charge cap is not checked (see engine.eredan.charges)."""
 
@@ -39,17 +39,6 @@ class EredanRules:
         if charges is None and self.charge_tables is not None:
             charges = self.charge_tables(header)
         return initial_state(header, charges)
-
-    def clone(self, state: State) -> State:
-        return state.copy()
-
-    def to_move(self, state: State) -> int | None:
-        if state.over:
-            return None
-        return CHANCE if state.chance else state.pending
-
-    def turn(self, state: State) -> int:
-        return state.turn
 
     def legal(self, state: State) -> list[Any]:
         return legal_events(state)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.ruleset import CHANCE, Change, Outcome, Perspective, RuleViolation
+from engine.ruleset import Change, Outcome, PendingSeatRules, Perspective, RuleViolation
 from engine.vitorian import combat, flow, main_phase, orders, recycle, zones
 from engine.vitorian.legal import legal_events
 from engine.vitorian.setup import initial_state
@@ -57,7 +57,7 @@ WINDOWS: dict[type, tuple[tuple[str, ...], str]] = {
 }
 
 
-class VitorianRules:
+class VitorianRules(PendingSeatRules):
     name = "vitorian"
     game = "vitorian"
     version = 1
@@ -65,17 +65,6 @@ class VitorianRules:
 
     def setup(self, header: Header) -> State:
         return initial_state(header)
-
-    def clone(self, state: State) -> State:
-        return state.copy()
-
-    def to_move(self, state: State) -> int | None:
-        if state.over:
-            return None
-        return CHANCE if state.chance else state.pending
-
-    def turn(self, state: State) -> int:
-        return state.turn
 
     def legal(self, state: State) -> list[Any]:
         return legal_events(state)
