@@ -1,30 +1,35 @@
-"""How fast a match log is read back, beside stdlib json.loads of the same events as JSON lines.
+"""How fast match logs are read back, beside stdlib json.loads of the same events as JSON lines.
 
-    .venv/bin/python benchmarks/bench_log.py [events]
+    .venv/bin/python benchmarks/bench_log.py [--events 200000] [--matches 320]
 
-Builds ~200k Vitorian events in memory (a plausible mix of decisions and shuffles), writes one log
-to a temporary directory and prints events decoded and validated per second for: the full read
-(CRC, typed decoding, seq and hash chain), the fast read (no chain), the chain alone, and the
-baseline, json.loads per line (untyped, unchecked), measured in the same run. Best of 5 runs each.
+Builds ~200k Vitorian events in memory (a plausible mix of decisions and shuffles) and writes them
+as one log in two layouts: as a live table records them (each decision its own append, so one
+frame per event) and as the simulator writes them (one commit per match of 76 events, the mean
+of simulated matches). Then it simulates --matches real matches into one file each and reads the
+folder back, file opening and header decoding included. For each it prints events decoded and
+validated per second: the full read (CRC, typed decoding, seq and hash chain) and the fast read
+(no chain). The baseline, measured in the same run, is json.loads per line of the same events
+(untyped, unchecked). Best of 5 runs each.
 """
 from __future__ import annotations
 
+import argparse
 import gc
 import hashlib
 import json
 import random
-import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from engine.tournament import SeasonConfig, run_season
 from events.base import DeckEntry, DeckList, Header, Seat
-from events.jsonl import read_jsonl, to_jsonl
-from events.log import FRAME, read_log, write_log
+from events.log import FRAME, encode_log, read_log
 from events.vitorian import (
     DeclareAttack,
     EndPhase,
@@ -93,34 +98,63 @@ def json_lines_without_gc(lines: list[bytes]) -> list[Any]:
         gc.enable()
 
 
-def main(count: int) -> None:
+def read_all(paths: list[Path], verify_chain: bool) -> int:
+    return sum(len(read_log(path, verify_chain=verify_chain).events) for path in paths)
+
+
+def simulated_logs(folder: Path, matches: int) -> list[Path]:
+    """Real matches of a Vitorian season, one log file each, as `postgame simulate` writes them."""
+    cfg = SeasonConfig(game="vitorian", players=16, rounds=4, seed=2026, out=folder,
+                       tournaments=max(1, -(-matches // 32)), workers=1)
+    run_season(cfg)
+    return sorted(folder.rglob("*.pglog"))
+
+
+def layouts(folder: Path, events: list[Any]) -> dict[str, Path]:
+    """The same events as one log per layout: one frame per event, one commit per match."""
+    per_match = [events[i:i + 76] for i in range(0, len(events), 76)]
+    paths = {"live log (one event per frame)": folder / "live.log",
+             "simulator log (76 events per frame)": folder / "simulated.log"}
+    for (name, path), commits in zip(paths.items(), ([[e] for e in events], per_match)):
+        path.write_bytes(encode_log(header(), commits)[0])
+        assert read_log(path).events == events, name
+    return paths
+
+
+def main(count: int, matches: int) -> None:
     rng = random.Random(2024)
     events = [random_event(rng) for _ in range(count)]
     lines = [msgspec.json.encode(event) for event in events]
+    rows: list[tuple[str, int, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.log"
-        write_seconds = best_of(1, lambda: write_log(path, header(), events))
-        data = path.read_bytes()
-        assert read_log(path).events == events
-        to_jsonl(path, Path(tmp) / "bench.jsonl")
-        results = {
-            "full read (CRC + decode + seq + chain)": best_of(5, lambda: read_log(path)),
-            "fast read (CRC + decode + seq)": best_of(
-                5, lambda: read_log(path, verify_chain=False)),
-            "hash chain alone (blake2b of each frame)": best_of(5, lambda: chain_only(data)),
-            "JSONL read_jsonl (typed + chain rebuilt)": best_of(
-                2, lambda: read_jsonl(Path(tmp) / "bench.jsonl")),
-            "baseline json.loads per line": best_of(5, lambda: [json.loads(x) for x in lines]),
-            "baseline json.loads per line, gc off": best_of(
-                5, lambda: json_lines_without_gc(lines)),
-        }
-    print(f"{count} events, {len(data) / count:.1f} bytes per event, {len(data) / 2**20:.1f} MiB;"
-          f" write_log {count / write_seconds / 1e6:.2f} M events/s (validated)")
-    baseline = results["baseline json.loads per line"]
-    for name, seconds in results.items():
-        print(f"{name:<44} {count / seconds / 1e6:6.2f} M events/s  "
-              f"{seconds * 1e3:8.1f} ms  x{baseline / seconds:5.2f} vs json.loads")
+        folder = Path(tmp)
+        for name, path in layouts(folder, events).items():
+            rows.append((f"{name}, full read", count, best_of(5, partial(read_log, path))))
+            rows.append((f"{name}, fast read", count,
+                         best_of(5, partial(read_log, path, verify_chain=False))))
+        rows.append(("hash chain alone (blake2b of each live frame)", count,
+                     best_of(5, lambda: chain_only((folder / "live.log").read_bytes()))))
+        files = simulated_logs(folder / "season", matches)
+        total = read_all(files, True)
+        for chain, label in ((True, "full"), (False, "fast")):
+            rows.append((f"{len(files)} simulated match files, {label} read", total,
+                         best_of(5, partial(read_all, files, chain))))
+    rows.append(("baseline json.loads per line", count,
+                 best_of(5, lambda: [json.loads(x) for x in lines])))
+    rows.append(("baseline json.loads per line, gc off", count,
+                 best_of(5, lambda: json_lines_without_gc(lines))))
+    baseline = count / rows[-2][2]
+    print(f"{count} synthetic events; {total} events in {len(files)} simulated matches "
+          f"({total / len(files):.0f} per match)")
+    for name, n, seconds in rows:
+        rate = n / seconds
+        print(f"{name:<52} {rate / 1e6:6.2f} M events/s  {seconds * 1e3:8.1f} ms  "
+              f"x{rate / baseline:5.2f} vs json.loads")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200_000)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=200_000)
+    parser.add_argument("--matches", type=int, default=320)
+    args = parser.parse_args()
+    main(args.events, args.matches)

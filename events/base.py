@@ -6,11 +6,13 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-SCHEMA_VERSION = 2
-"""Version of the log schema written today; older logs are upcast on read (events.upcast)."""
+SCHEMA_VERSION = 3
+"""Version of the log schema written today; older logs are upcast on read (events.upcast).
+
+2 -> 3: an event record holds the list of events appended together (a commit), not one event."""
 
 
-class DeckEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DeckEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     card: str
     count: int
 
@@ -52,13 +54,24 @@ E = TypeVar("E")
 
 
 class Record(msgspec.Struct, Generic[E], frozen=True, array_like=True, gc=False):
-    """One framed record of a log: its sequence number, the hash of the record before it, a body.
+    """One framed record of a log: a sequence number, the hash of the frame before it, a body.
 
-    Record 0 holds the Header; records 1.. hold one event each.
+    The first frame holds the Header with seq 0. Each later frame holds one commit: the list of
+    events appended together, the first of them numbered seq and the others seq + 1, seq + 2...
+    (events are numbered from 1 in log order, whatever the commits).
     """
 
     seq: int
     prev: bytes
+    body: E
+
+
+class Line(msgspec.Struct, Generic[E], frozen=True, array_like=True, gc=False):
+    """One line of the JSON-lines form: one event with its seq; prev (the hash of the frame
+    before) is given on the first event of each commit and null on the others."""
+
+    seq: int
+    prev: bytes | None
     body: E
 
 

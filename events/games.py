@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import functools
 import typing
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
 from events import eredan, vitorian
-from events.base import Header, Record
+from events.base import Header, Line, Record
 
 _UNIONS: dict[str, Any] = {"vitorian": vitorian.Event, "eredan": eredan.Event}
 
@@ -60,41 +61,108 @@ def event_types(game: str) -> tuple[type, ...]:
     return typing.get_args(union) or (union,)
 
 
-@functools.cache
-def record_type(game: str) -> Any:
-    """Record[union of the game's events], the type one event record decodes to."""
-    union = event_union(game)
-    return Record[union]  # type: ignore[valid-type]
+COMMITS_SINCE = 3
+"""The schema from which an event frame holds a commit (a list of events), not one event."""
 
 
 @functools.cache
-def msgpack_decoder(game: str) -> msgspec.msgpack.Decoder[Any]:
-    return msgspec.msgpack.Decoder(record_type(game))
+def commit_type(game: str) -> Any:
+    """Record[list[union of the game's events]]: one event frame, a commit of one or more."""
+    return Record[list[event_union(game)]]  # type: ignore[misc]
 
 
 @functools.cache
-def json_decoder(game: str) -> msgspec.json.Decoder[Any]:
-    return msgspec.json.Decoder(record_type(game))
+def line_type(game: str) -> Any:
+    """Line[union of the game's events]: one event line of the JSON-lines form."""
+    return Line[event_union(game)]  # type: ignore[misc]
 
 
-def record_decoder(path: str | Path, game: str, schema: int, codec: str) -> Any:
-    """Decode one event record of `codec` ("msgpack" or "json"): the cached typed decoder, or,
-    for events of an older schema, decode raw, upcast the event, then convert."""
+@functools.cache
+def _single_type(game: str) -> Any:
+    """Record[union]: an event frame of schema 1 or 2, which held one event."""
+    return Record[event_union(game)]  # type: ignore[misc]
+
+
+@functools.cache
+def _msgpack(kind: Any) -> msgspec.msgpack.Decoder[Any]:
+    return msgspec.msgpack.Decoder(kind)
+
+
+@functools.cache
+def _json(kind: Any) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(kind)
+
+
+def frame_decoder(path: str | Path, game: str, schema: int) -> Callable[[Any], Any]:
+    """Decode one event frame's payload into a commit, Record[list[event]], whatever the schema
+    it was written with: the cached typed decoder for today's frames; a one-event commit for a
+    frame of schema 1 or 2; raw decoding, event upcasters, then conversion for events of an older
+    layout."""
     from events import upcast
 
     try:
-        typed = msgpack_decoder(game) if codec == "msgpack" else json_decoder(game)
+        return _frame_decoder(game, schema < COMMITS_SINCE,
+                              schema if upcast.events_change(schema) else None)
     except UnknownGame:
         raise UnknownGame(game, path) from None
-    if not upcast.events_change(schema):
-        return typed.decode
-    target = record_type(game)
-    raw_decode = msgspec.msgpack.decode if codec == "msgpack" else msgspec.json.decode
 
-    def decode(data: Any) -> Any:
-        raw = raw_decode(data)
-        if not (isinstance(raw, list) and len(raw) == 3 and isinstance(raw[2], dict)):
-            raise msgspec.DecodeError("not a [seq, prev, event] record")
-        raw[2] = upcast.upcast_event(game, raw[2], schema)
-        return msgspec.convert(raw, target)
-    return decode
+
+@functools.cache
+def _frame_decoder(game: str, single: bool, upcast_from: int | None) -> Callable[[Any], Any]:
+    """Cached by what shapes the decoding: commits or single events, and the schema to upcast
+    events from (None: no upcaster applies)."""
+    from events import upcast
+
+    kinds = _kinds("", game)
+    if upcast_from is not None:
+        def decode_old(data: Any) -> Any:
+            seq, prev, body = _raw_record(msgspec.msgpack.decode(data))
+            bodies = [body] if single else body
+            if not (isinstance(bodies, list) and all(isinstance(b, dict) for b in bodies)):
+                raise msgspec.DecodeError("the body is not a list of events")
+            return msgspec.convert([seq, prev, [upcast.upcast_event(game, raw, upcast_from)
+                                                for raw in bodies]], kinds.commit)
+        return decode_old
+    if not single:
+        return _msgpack(kinds.commit).decode
+    decode = _msgpack(kinds.single).decode
+
+    def decode_single(data: Any) -> Any:
+        record = decode(data)
+        return Record(seq=record.seq, prev=record.prev, body=[record.body])
+    return decode_single
+
+
+def line_decoder(path: str | Path, game: str, schema: int) -> Callable[[bytes], Any]:
+    """Decode one event line of the JSON-lines form into Line[event], upcasting older events."""
+    from events import upcast
+
+    kinds = _kinds(path, game)
+    if not upcast.events_change(schema):
+        return _json(kinds.line).decode
+
+    def decode_old(data: bytes) -> Any:
+        seq, prev, body = _raw_record(msgspec.json.decode(data))
+        if not isinstance(body, dict):
+            raise msgspec.DecodeError("the body is not an event")
+        return msgspec.convert([seq, prev, upcast.upcast_event(game, body, schema)], kinds.line)
+    return decode_old
+
+
+class _Kinds(NamedTuple):
+    commit: Any
+    line: Any
+    single: Any
+
+
+def _kinds(path: str | Path, game: str) -> _Kinds:
+    try:
+        return _Kinds(commit_type(game), line_type(game), _single_type(game))
+    except UnknownGame:
+        raise UnknownGame(game, path) from None
+
+
+def _raw_record(raw: Any) -> tuple[Any, Any, Any]:
+    if not (isinstance(raw, list) and len(raw) == 3):
+        raise msgspec.DecodeError("not a [seq, prev, body] record")
+    return raw[0], raw[1], raw[2]

@@ -1,14 +1,16 @@
-"""JSON lines: the human and interchange form of a match log, one record per line, header first.
+"""JSON lines: the human and interchange form of a match log, header first, then one event a line.
 
-Each line is the msgspec JSON of the same ``events.base.Record`` the binary log stores, prev hash
-included (base64), so a JSONL file carries its own tamper evidence: converting it back rebuilds
-each binary frame and checks that every prev names the frame before it. binary -> JSONL ->
-binary gives the same bytes. Hand-edited files, whose hashes no longer match, are read with
+The header line is the msgspec JSON of the header ``events.base.Record`` the binary log stores;
+each event line is an ``events.base.Line``: its seq, the prev hash (base64) on the first event of
+each commit and null on the others, and the event. So a JSONL file keeps the log's commits and
+its own tamper evidence: converting it back rebuilds each binary frame and checks that every
+prev names the frame before it. binary -> JSONL -> binary gives the same bytes. Hand-edited files, whose hashes no longer match, are read with
 ``rechain=True``, which renumbers and rehashes them instead.
 """
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +19,7 @@ from typing import Any, Literal
 import msgspec
 
 from events import games, upcast
-from events.base import SCHEMA_VERSION, Header, Record
+from events.base import SCHEMA_VERSION, Header, Line, Record
 from events.log import (
     FRAME,
     GENESIS,
@@ -77,8 +79,8 @@ def to_jsonl(src: str | Path, dst: str | Path) -> LogFile:
         raise TornTailError(src, f"has a torn tail of {log.torn.cut} bytes at byte "
                                  f"{log.torn.offset}; cut it first (repair_log)")
     lines, head = [], b""
-    for record, data in encode_records(log.header, log.events, src):
-        lines.append(games.JSON_ENCODER.encode(record))
+    for record, data in encode_records(log.header, log.batches(), src):
+        lines.extend(_lines(record))
         head = frame_hash(data)
     if log.schema == SCHEMA_VERSION and head != log.head:
         raise LogError(src, "re-encoding its records does not give back its bytes (another "
@@ -109,18 +111,39 @@ def _parse(path: str | Path, rechain: bool) -> tuple[LogFile, bytes]:
     if schema < SCHEMA_VERSION and not rechain:
         raise JsonlError(path, 1, f"schema {schema} records hash their old binary form, which "
                                   "cannot be rebuilt; read with rechain=True to rehash them")
-    decode = games.record_decoder(path, header.game, schema, "json")
-    records = [first] + [_decoded(path, number, line, decode)
-                         for number, line in enumerate(lines[1:], start=2)]
-    events = [record.body for record in records[1:]]
+    decode = games.line_decoder(path, header.game, schema)
+    given = [_decoded(path, number, line, decode)
+             for number, line in enumerate(lines[1:], start=2)]
+    starts = _commit_starts(path, given, rechain)
+    commits = [[line.body for line in given[a:b]] for a, b in itertools.pairwise(starts)]
     frames = []
-    for number, (given, (made, data)) in enumerate(
-            zip(records, encode_records(header, events, path)), start=1):
+    for start, (made, data) in zip([None, *starts], encode_records(header, commits, path)):
         if not rechain:
-            _same_place(path, number, given, made)
+            _same_place(path, first if start is None else given[start], made,
+                        1 if start is None else start + 2)
         frames.append(data)
-    log = LogFile(Path(path), header, events, frame_hash(frames[-1]), None, schema)
+    if not rechain:
+        _numbered(path, given)
+    events = [line.body for line in given]
+    log = LogFile(Path(path), header, events, frame_hash(frames[-1]), None, schema,
+                  tuple(b - a for a, b in itertools.pairwise(starts)))
     return log, b"".join(frames)
+
+
+def _lines(record: Record[Any]) -> list[bytes]:
+    """The JSONL lines of one binary record: the header's own, or one per event of a commit."""
+    if record.seq == 0:
+        return [games.JSON_ENCODER.encode(record)]
+    return [games.JSON_ENCODER.encode(Line(seq=record.seq + i, prev=None if i else record.prev,
+                                           body=event)) for i, event in enumerate(record.body)]
+
+
+def _commit_starts(path: str | Path, lines: list[Line[Any]], rechain: bool) -> list[int]:
+    """Where each commit starts among the event lines (a line with a prev), then the end."""
+    if lines and lines[0].prev is None and not rechain:
+        raise JsonlError(path, 2, "the first event line must give its prev hash (it starts "
+                                  "a commit)")
+    return [i for i, line in enumerate(lines) if i == 0 or line.prev is not None] + [len(lines)]
 
 
 def _split(path: str | Path, data: bytes) -> list[bytes]:
@@ -153,18 +176,27 @@ def _header(path: str | Path, line: bytes) -> tuple[Header, int, Record[Header]]
 
 
 def _decoded(path: str | Path, number: int, line: bytes,
-             decode: Callable[[bytes], Any]) -> Record[Any]:
+             decode: Callable[[bytes], Any]) -> Line[Any]:
     try:
         return decode(line)  # type: ignore[no-any-return]
     except (msgspec.DecodeError, upcast.UpcastError) as e:
         raise JsonlError(path, number, f"not a record: {e}") from None
 
 
-def _same_place(path: str | Path, number: int, given: Record[Any], made: Record[Any]) -> None:
-    """The line's seq and prev must be those of the binary record it becomes."""
+def _same_place(path: str | Path, given: Record[Any] | Line[Any], made: Record[Any],
+                number: int) -> None:
+    """A commit's first line must have the seq and prev of the binary record it becomes."""
     if given.seq != made.seq:
         raise JsonlError(path, number, f"seq {given.seq} where {made.seq} belongs "
                                        "(renumber with rechain=True)")
     if given.prev != made.prev:
-        what = "is not all zeros" if made.prev == GENESIS else "does not match the line above"
+        what = "is not all zeros" if made.prev == GENESIS else "does not match the lines above"
         raise JsonlError(path, number, f"its prev hash {what} (edited? rehash with rechain=True)")
+
+
+def _numbered(path: str | Path, lines: list[Line[Any]]) -> None:
+    """Every event line's seq must be its place in the log (events are numbered from 1)."""
+    for seq, line in enumerate(lines, start=1):
+        if line.seq != seq:
+            raise JsonlError(path, seq + 1, f"seq {line.seq} where {seq} belongs "
+                                            "(renumber with rechain=True)")

@@ -1,10 +1,15 @@
-"""The binary match log: one file per match, a header record then one record per event.
+"""The binary match log: one file per match, a header record then one record per commit.
 
 Each record is a frame ``[u32 length][u32 crc32 of payload][payload]`` (little-endian), the payload
-being the msgpack encoding of ``events.base.Record``: its sequence number (0 for the header), the
-blake2b-128 hash of the previous record's whole frame (16 zero bytes before the header), and the
-body. The CRC catches damage to one record; the hash chain catches a record rewritten with a fresh
-CRC, since the next record still names the old bytes; ``LogFile.head`` seals the last one.
+being the msgpack encoding of ``events.base.Record``: a sequence number, the blake2b-128 hash of
+the previous record's whole frame (16 zero bytes before the header), and the body. The header's
+seq is 0. Every later frame holds a commit, the events of one append (a live table appends each
+decision as it is made; the simulator writes a whole match at once), numbered from its seq on.
+Commits are what make reading fast: checking a frame costs a fixed amount of interpreter work,
+decoding its events does not (benchmarks/bench_log.py).
+
+The CRC catches damage to one record; the hash chain catches a record rewritten with a fresh CRC,
+since the next record still names the old bytes; ``LogFile.head`` seals the last one.
 
 How damage is told from a crash (the reader never guesses a record's content):
 
@@ -22,8 +27,8 @@ A single flipped bit is always caught: CRC-32 detects every single-bit error in 
 length either fails the CRC or fails to decode (a shorter window truncates the msgpack value, a
 longer one leaves trailing bytes) or runs past the end with a whole value inside.
 
-Crash atomicity is per record: a crash in the middle of a batch append may leave its first
-records whole, and they are read back as such (each was checked before the write).
+Crash atomicity is per commit: an append lands whole or not at all. Damage is reported at its
+frame, by the seq of the frame's first event: a CRC cannot tell which event of a commit it hit.
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ import errno
 import fcntl
 import gc
 import hashlib
+import itertools
 import os
 import secrets
 import struct
@@ -102,7 +108,7 @@ class TornTail:
     """The seq the torn record would have had."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LogFile:
     """A match log as read: header (in today's schema) and events, up to the last whole record."""
 
@@ -114,10 +120,18 @@ class LogFile:
     torn: TornTail | None = None
     schema: int = SCHEMA_VERSION
     """The schema the file was written with (the header has been upcast from it)."""
+    commits: tuple[int, ...] = ()
+    """How many events each frame holds, in order (the appends that wrote them)."""
 
     @property
     def next_seq(self) -> int:
         return len(self.events) + 1
+
+    def batches(self) -> list[list[Any]]:
+        """The events grouped as they were committed: encode_log(header, batches()) gives
+        back the same frames."""
+        starts = list(itertools.accumulate(self.commits, initial=0))
+        return [self.events[start:stop] for start, stop in itertools.pairwise(starts)]
 
 
 # Encoding ------------------------------------------------------------------------------------
@@ -148,37 +162,55 @@ def _header_frame(header: Header, path: str | Path) -> bytes:
     return frame(payload)
 
 
-def _event_records(path: str | Path, game: str, events: Iterable[Any], seq: int, prev: bytes
-                   ) -> Iterator[tuple[Record[Any], bytes]]:
-    """(record, frame) for events from seq on, refusing any not of this game or not decodable."""
-    kinds, decode, encode = games.event_types(game), games.msgpack_decoder(game).decode, \
-        games.ENCODER.encode
-    for event in events:
-        if not isinstance(event, kinds):
-            raise LogError(path, f"record {seq}: {type(event).__name__} is not a {game} event")
-        record = Record(seq=seq, prev=prev, body=event)
+def _event_records(path: str | Path, game: str, commits: Iterable[Sequence[Any]], seq: int,
+                   prev: bytes) -> Iterator[tuple[Record[Any], bytes]]:
+    """(record, frame) for each commit from seq on, refusing an empty commit or any event not of
+    this game or not decodable."""
+    kinds, encode = games.event_types(game), games.ENCODER.encode
+    decode = games.frame_decoder(path, game, SCHEMA_VERSION)
+    for commit in commits:
+        events = list(commit)
+        if not events:
+            raise LogError(path, f"record {seq}: a commit must hold at least one event")
+        for number, event in enumerate(events, start=seq):
+            if not isinstance(event, kinds):
+                raise LogError(path, f"record {number}: {type(event).__name__} is not a {game} "
+                                     "event")
+        record = Record(seq=seq, prev=prev, body=events)
         payload = encode(record)
         try:
             decode(payload)
-        except msgspec.DecodeError as e:
-            raise LogError(path, f"record {seq} cannot be written: {e}") from None
+        except msgspec.DecodeError:
+            raise _unwritable(path, game, events, seq) from None
         data = frame(payload)
         yield record, data
-        prev, seq = frame_hash(data), seq + 1
+        prev, seq = frame_hash(data), seq + len(events)
 
 
-def encode_records(header: Header, events: Iterable[Any], path: str | Path = "<log>"
+def _unwritable(path: str | Path, game: str, events: list[Any], seq: int) -> LogError:
+    """Name the first event of a commit that would not read back, and why."""
+    decode = games.frame_decoder(path, game, SCHEMA_VERSION)
+    for number, event in enumerate(events, start=seq):
+        try:
+            decode(games.ENCODER.encode(Record(seq=number, prev=GENESIS, body=[event])))
+        except msgspec.DecodeError as e:
+            return LogError(path, f"record {number} cannot be written: {e}")
+    return LogError(path, f"records {seq}-{seq + len(events) - 1} cannot be written together")
+
+
+def encode_records(header: Header, commits: Iterable[Sequence[Any]], path: str | Path = "<log>"
                    ) -> Iterator[tuple[Record[Any], bytes]]:
-    """Each record of a log with its frame, header first, exactly as write_log stores them."""
+    """Each record of a log with its frame, header first, exactly as write_log stores them;
+    commits are the lists of events appended together, one frame each."""
     first = _header_frame(header, path)
     yield games.HEADER_MSGPACK.decode(first[FRAME.size:]), first
-    yield from _event_records(path, header.game, events, 1, frame_hash(first))
+    yield from _event_records(path, header.game, commits, 1, frame_hash(first))
 
 
-def encode_log(header: Header, events: Iterable[Any], path: str | Path = "<log>"
+def encode_log(header: Header, commits: Iterable[Sequence[Any]], path: str | Path = "<log>"
                ) -> tuple[bytes, bytes]:
     """The bytes of a whole log and its head hash."""
-    frames = [data for _, data in encode_records(header, events, path)]
+    frames = [data for _, data in encode_records(header, commits, path)]
     return b"".join(frames), frame_hash(frames[-1])
 
 
@@ -199,25 +231,30 @@ def decode_log(data: bytes, path: str | Path = "<bytes>", *, verify_chain: bool 
                ) -> LogFile:
     """Check and decode the bytes of a log; path only names it in errors."""
     header, schema, pos = _decode_header(path, data)
-    decode = games.record_decoder(path, header.game, schema, "msgpack")
+    decode = games.frame_decoder(path, header.game, schema)
     with _gc_paused():
-        events, pos, last = _events(path, data, pos, frame_hash(memoryview(data)[:pos]), decode,
-                                    verify_chain)
+        events, commits, pos, last, head = _events(
+            path, data, pos, frame_hash(memoryview(data)[:pos]), decode, verify_chain)
+    if not verify_chain and commits:
+        head = frame_hash(memoryview(data)[last:pos])
     torn = _tail(path, data, pos, len(events) + 1) if pos < len(data) else None
-    return LogFile(Path(path), header, events, frame_hash(memoryview(data)[last:pos]), torn,
-                   schema)
+    return LogFile(path if isinstance(path, Path) else Path(path), header, events, head, torn,
+                   schema, tuple(commits))
 
 
 def _events(path: str | Path, data: bytes, pos: int, prev: bytes,
-            decode: Callable[[memoryview], Any], chain: bool) -> tuple[list[Any], int, int]:
+            decode: Callable[[memoryview], Any], chain: bool
+            ) -> tuple[list[Any], list[int], int, int, bytes]:
     """Events from pos, checked; stops at the first frame that is not whole (see _tail).
 
-    Returns (events, where whole records end, where the last one starts). Hot loop: one slice
-    per frame, names bound locally.
+    Returns (events, events per frame, where whole frames end, where the last one starts, the
+    last frame's hash if the chain was checked). Hot loop: one slice per frame, names bound
+    locally.
     """
     view, end, seq, last = memoryview(data), len(data), 1, 0
     events: list[Any] = []
-    add, unpack, crc32 = events.append, FRAME.unpack_from, zlib.crc32
+    commits: list[int] = []
+    add, count, unpack, crc32 = events.extend, commits.append, FRAME.unpack_from, zlib.crc32
     fresh_hash = hashlib.blake2b(digest_size=HASH_SIZE).copy  # a copy skips parsing the options
     while pos + 8 <= end:
         length, crc = unpack(data, pos)
@@ -231,18 +268,22 @@ def _events(path: str | Path, data: bytes, pos: int, prev: bytes,
             record = decode(payload)
         except (msgspec.DecodeError, upcast.UpcastError) as e:
             raise LogCorrupt(path, seq, pos, f"undecodable payload: {e}") from None
-        if record.seq != seq or (chain and record.prev != prev):
-            raise _misplaced(path, seq, pos, record.seq)
+        body = record.body
+        if record.seq != seq or (chain and record.prev != prev) or not body:
+            raise _misplaced(path, seq, pos, record.seq, len(body))
         if chain:
             hashed = fresh_hash()
             hashed.update(view[pos:stop])
             prev = hashed.digest()
-        add(record.body)
-        last, pos, seq = pos, stop, seq + 1
-    return events, pos, last
+        add(body)
+        count(len(body))
+        last, pos, seq = pos, stop, seq + len(body)
+    return events, commits, pos, last, prev
 
 
-def _misplaced(path: str | Path, seq: int, pos: int, says: int) -> LogCorrupt:
+def _misplaced(path: str | Path, seq: int, pos: int, says: int, events: int) -> LogCorrupt:
+    if not events:
+        return LogCorrupt(path, seq, pos, "it holds no events")
     if says != seq:
         return LogCorrupt(path, seq, pos, f"it says it is record {says}")
     return LogCorrupt(path, seq, pos, "its prev hash does not match the record before it")
@@ -271,6 +312,10 @@ def _decode_header(path: str | Path, data: bytes) -> tuple[Header, int, int]:
 
 def _header_record(path: str | Path, payload: memoryview) -> tuple[Record[Header], int]:
     """Decode the header record and its stored schema, upcasting an old layout from raw form."""
+    with contextlib.suppress(msgspec.DecodeError):
+        record = games.HEADER_MSGPACK.decode(payload)
+        if record.body.schema == SCHEMA_VERSION:
+            return record, SCHEMA_VERSION
     raw = msgspec.msgpack.decode(payload)
     if not (isinstance(raw, list) and len(raw) == 3):
         raise msgspec.DecodeError("the header record is not a [seq, prev, body] array")
@@ -351,19 +396,23 @@ def create_log(path: str | Path, header: Header) -> bytes:
 
 
 def write_log(path: str | Path, header: Header, events: Iterable[Any]) -> bytes:
-    """Write a whole log at once (the simulator's way), replacing any file there atomically."""
-    data, head = encode_log(header, events, path)
+    """Write a whole log at once (the simulator's way), replacing any file there atomically.
+
+    The events are one commit, in one frame: a match is stored whole or not at all."""
+    batch = list(events)
+    data, head = encode_log(header, [batch] if batch else [], path)
     write_file_atomically(path, data, replace=True)
     return head
 
 
 def append_events(path: str | Path, events: Iterable[Any], *, expected_seq: int,
                   check: Check | None = None) -> int:
-    """Append events as records expected_seq, expected_seq + 1, ...; all of them or none.
+    """Append events as records expected_seq, expected_seq + 1, ...: one commit, in one frame,
+    so a crash keeps all of them or none.
 
     Under an exclusive lock for the whole call: the log is read and verified, expected_seq is
     compared with its next seq (ConcurrencyError), then check may refuse the batch by raising,
-    and only then are the records written in one write and fsynced. Returns the next seq.
+    and only then is the frame written and fsynced. Returns the next seq.
     """
     batch = list(events)
     with _locked(path, "r+b", fcntl.LOCK_EX) as f:
@@ -376,7 +425,8 @@ def append_events(path: str | Path, events: Iterable[Any], *, expected_seq: int,
         if check is not None:
             check(log.header, log.events, batch)
         data = b"".join(framed for _, framed in
-                        _event_records(path, log.header.game, batch, log.next_seq, log.head))
+                        _event_records(path, log.header.game, [batch] if batch else [],
+                                       log.next_seq, log.head))
         _write_at(f.fileno(), data, f.seek(0, os.SEEK_END))
     return log.next_seq + len(batch)
 

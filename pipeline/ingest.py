@@ -432,7 +432,7 @@ def examine(path: Path, batch: str, now: datetime
         log = decode(path, data)
         header = log.header
         if is_jsonl(data):
-            digest = content_hash(encode_log(log.header, log.events, path)[0])
+            digest = content_hash(encode_log(log.header, log.batches(), path)[0])
             if digest in _KNOWN:
                 return LogOutcome(str(path), "skipped", digest), None, (None, None)
         visitor = replay(log, LogMeta(digest, str(path), batch, now))

@@ -80,6 +80,15 @@ headers = st.builds(
 )
 
 
+commits = st.lists(st.lists(events, min_size=1, max_size=4), max_size=5)
+"""Events as appended: a list of commits, each one or more events."""
+
+
+def one_each(batch: list[object]) -> list[list[object]]:
+    """Each event its own commit, as a live table appends them: one frame per event."""
+    return [[event] for event in batch]
+
+
 def frame_offsets(data: bytes) -> list[int]:
     """Where each record of a log's bytes starts, then where the last one ends."""
     offsets = [0]

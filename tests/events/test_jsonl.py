@@ -7,7 +7,6 @@ from pathlib import Path
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from events.base import Header
 from events.jsonl import (
@@ -28,21 +27,24 @@ from events.log import (
     write_log,
 )
 from events.vitorian import PassPriority
-from tests.events.strategies import OPENING, events, headers, vitorian_header
+from tests.events.strategies import OPENING, commits, headers, vitorian_header
 
 
 @pytest.fixture
 def binary(tmp_path: Path) -> Path:
+    """Three appends: the first two events, the next two, the last one."""
     path = tmp_path / "m-001.log"
-    write_log(path, vitorian_header(), OPENING)
+    path.write_bytes(encode_log(vitorian_header(), [OPENING[:2], OPENING[2:4], OPENING[4:]])[0])
     return path
 
 
-def test_each_record_is_one_line_of_plain_json_header_first(binary: Path, tmp_path: Path) -> None:
+def test_each_event_is_one_line_of_plain_json_header_first(binary: Path, tmp_path: Path) -> None:
     text = tmp_path / "m-001.jsonl"
     to_jsonl(binary, text)
     lines = [json.loads(line) for line in text.read_text().splitlines()]
     assert [seq for seq, _, _ in lines] == list(range(6))
+    assert [prev is not None for _, prev, _ in lines] == [True, True, False, True, False, True], \
+        "prev is given on the header and on the first event of each commit"
     assert lines[0][2]["type"] == "header" and lines[0][2]["seats"][1]["player"] == "bo"
     assert lines[4][2] == {"type": "mobilize", "seat": 1, "card": 11, "cell": [2, 3],
                            "exhaust": [20], "returns": [21]}
@@ -56,14 +58,21 @@ def test_binary_to_jsonl_and_back_gives_the_same_bytes(binary: Path, tmp_path: P
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(headers, st.lists(events, max_size=12))
+@given(headers, commits)
 def test_any_log_survives_the_round_trip_byte_for_byte(
-        tmp_path: Path, header: Header, batch: list[object]) -> None:
-    write_log(tmp_path / "a.log", header, batch)
+        tmp_path: Path, header: Header, batches: list[list[object]]) -> None:
+    (tmp_path / "a.log").write_bytes(encode_log(header, batches)[0])
     to_jsonl(tmp_path / "a.log", tmp_path / "a.jsonl")
     from_jsonl(tmp_path / "a.jsonl", tmp_path / "b.log")
     assert (tmp_path / "b.log").read_bytes() == (tmp_path / "a.log").read_bytes()
-    assert read_jsonl(tmp_path / "a.jsonl").events == batch
+    assert read_jsonl(tmp_path / "a.jsonl").batches() == batches
+
+
+def test_the_simulators_one_commit_logs_round_trip_too(tmp_path: Path) -> None:
+    write_log(tmp_path / "a.log", vitorian_header(), OPENING)
+    to_jsonl(tmp_path / "a.log", tmp_path / "a.jsonl")
+    assert from_jsonl(tmp_path / "a.jsonl", tmp_path / "b.log").commits == (5,)
+    assert (tmp_path / "b.log").read_bytes() == (tmp_path / "a.log").read_bytes()
 
 
 def test_both_forms_load_alike(binary: Path, tmp_path: Path) -> None:
@@ -96,13 +105,23 @@ def test_a_bad_line_is_named_by_file_and_number(binary: Path, tmp_path: Path) ->
         read_jsonl(text)
 
 
-def test_an_edited_event_breaks_the_hash_on_the_next_line(binary: Path, tmp_path: Path) -> None:
+def test_an_edited_event_breaks_the_hash_of_the_next_commit(binary: Path, tmp_path: Path) -> None:
     text = tmp_path / "m.jsonl"
     to_jsonl(binary, text)
     edited = text.read_text().replace('{"type":"first_player","seat":1}',
                                       '{"type":"first_player","seat":0}')
     text.write_text(edited)
-    with pytest.raises(JsonlError, match=r"line 3: its prev hash does not match the line above"):
+    with pytest.raises(JsonlError, match=r"line 4: its prev hash does not match the lines above"):
+        read_jsonl(text)
+
+
+def test_a_renumbered_event_line_is_named(binary: Path, tmp_path: Path) -> None:
+    text = tmp_path / "m.jsonl"
+    to_jsonl(binary, text)
+    lines = text.read_text().splitlines()
+    lines[2] = lines[2].replace("[2,null,", "[7,null,")
+    text.write_text("\n".join(lines))
+    with pytest.raises(JsonlError, match=r"line 3: seq 7 where 2 belongs"):
         read_jsonl(text)
 
 

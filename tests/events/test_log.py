@@ -1,6 +1,7 @@
 """The binary match log, told as what happens to one match's file."""
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import time
@@ -36,7 +37,14 @@ from events.log import (
     write_log,
 )
 from events.vitorian import EndPhase, Mobilize, PassPriority
-from tests.events.strategies import OPENING, events, frame_offsets, vitorian_header
+from tests.events.strategies import (
+    OPENING,
+    commits,
+    events,
+    frame_offsets,
+    one_each,
+    vitorian_header,
+)
 
 
 class IllegalMove(ValueError):
@@ -80,6 +88,8 @@ def test_appending_at_the_expected_seq_extends_the_log(path: Path) -> None:
     assert append_events(path, OPENING[2:], expected_seq=3) == 6
     log = read_log(path)
     assert log.events == OPENING and log.next_seq == 6
+    assert log.commits == (2, 3) and len(frame_offsets(path.read_bytes())) == 4
+    assert log.batches() == [OPENING[:2], OPENING[2:]]
     assert log.head != first_head
     assert log.head == frame_hash(path.read_bytes()[frame_offsets(path.read_bytes())[-2]:])
 
@@ -144,7 +154,8 @@ def test_the_simulator_writes_a_whole_log_at_once_replacing_the_old_one(path: Pa
     head = write_log(path, vitorian_header(), OPENING)
     log = read_log(path)
     assert log.events == OPENING and log.head == head
-    assert path.read_bytes() == encode_log(vitorian_header(), OPENING)[0]
+    assert path.read_bytes() == encode_log(vitorian_header(), [OPENING])[0]
+    assert log.commits == (5,), "the whole match is one commit, one frame"
     assert [p.name for p in path.parent.iterdir()] == [path.name]
 
 
@@ -160,7 +171,7 @@ def test_an_unknown_game_in_a_stored_header_is_a_clear_error(path: Path) -> None
 @settings(max_examples=20, deadline=None)
 @given(st.lists(events, max_size=5))
 def test_a_log_cut_anywhere_reads_as_its_longest_whole_prefix(batch: list[object]) -> None:
-    data, _ = encode_log(vitorian_header(), batch)
+    data, _ = encode_log(vitorian_header(), one_each(batch))
     ends = frame_offsets(data)
     for cut in range(ends[1], len(data) + 1):
         whole = max(i for i, end in enumerate(ends) if end <= cut)
@@ -171,8 +182,24 @@ def test_a_log_cut_anywhere_reads_as_its_longest_whole_prefix(batch: list[object
         assert log.torn == expected
 
 
+@settings(max_examples=20, deadline=None)
+@given(commits)
+def test_a_log_of_commits_cut_anywhere_keeps_its_whole_commits_only(batches: list[list[object]]
+                                                                    ) -> None:
+    """A crash mid-append loses that append, all of it: a commit is never read in part."""
+    data, _ = encode_log(vitorian_header(), batches)
+    ends = frame_offsets(data)
+    for cut in range(ends[1], len(data) + 1):
+        whole = max(i for i, end in enumerate(ends) if end <= cut)
+        log = decode_log(data[:cut])
+        assert log.batches() == batches[:whole - 1]
+        kept = sum(len(batch) for batch in batches[:whole - 1])
+        assert log.torn == (None if cut == ends[whole] else
+                            TornTail(ends[whole], cut - ends[whole], kept + 1))
+
+
 def test_a_log_cut_inside_its_header_has_no_match_in_it() -> None:
-    data, _ = encode_log(vitorian_header(), OPENING)
+    data, _ = encode_log(vitorian_header(), one_each(OPENING))
     for cut in range(frame_offsets(data)[1]):
         with pytest.raises(NoHeader, match=r"record 0 at byte 0 is corrupt: no whole header"):
             decode_log(data[:cut])
@@ -183,7 +210,7 @@ def test_a_torn_tail_is_reported_refused_by_append_and_cut_by_repair(path: Path)
     append_events(path, OPENING[:2], expected_seq=1)
     whole = path.read_bytes()
     with open(path, "ab") as f:
-        f.write(encode_log(vitorian_header(), OPENING)[0][len(whole):len(whole) + 30])
+        f.write(encode_log(vitorian_header(), [OPENING[:2], OPENING[2:]])[0][len(whole):][:30])
     assert read_log(path).torn == TornTail(offset=len(whole), cut=30, seq=3)
     assert read_log(path).events == OPENING[:2]
     with pytest.raises(TornTailError, match=f"torn tail of 30 bytes at byte {len(whole)}"):
@@ -197,7 +224,7 @@ def test_a_torn_tail_is_reported_refused_by_append_and_cut_by_repair(path: Path)
 
 def test_a_zero_filled_tail_is_a_torn_tail() -> None:
     """Some file systems extend a file with zeros when a crash comes before its data."""
-    data, _ = encode_log(vitorian_header(), OPENING)
+    data, _ = encode_log(vitorian_header(), one_each(OPENING))
     log = decode_log(data + bytes(40))
     assert log.events == OPENING and log.torn == TornTail(len(data), 40, 6)
 
@@ -217,20 +244,45 @@ def assert_flips_are_caught(data: bytes, bits: range | list[int]) -> None:
 
 
 def test_any_flipped_bit_is_corruption_at_its_record_never_a_different_log() -> None:
-    data, _ = encode_log(vitorian_header(), OPENING)
+    data, _ = encode_log(vitorian_header(), one_each(OPENING))
     assert_flips_are_caught(data, range(len(data) * 8))
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.lists(events, min_size=1, max_size=8))
 def test_flipped_bits_in_random_logs_are_caught(batch: list[object]) -> None:
-    data, _ = encode_log(vitorian_header(), batch)
+    data, _ = encode_log(vitorian_header(), one_each(batch))
     assert_flips_are_caught(data, range(len(data) * 8))
+
+
+@settings(max_examples=20, deadline=None)
+@given(commits)
+def test_a_flipped_bit_in_a_commit_is_corruption_at_its_first_record(
+        batches: list[list[object]]) -> None:
+    data, _ = encode_log(vitorian_header(), batches)
+    ends = frame_offsets(data)
+    firsts = [0, *itertools.accumulate((len(b) for b in batches), initial=1)]
+    for bit in range(0, len(data) * 8, 7):
+        damaged = bytearray(data)
+        damaged[bit // 8] ^= 1 << bit % 8
+        frame_no = max(i for i, start in enumerate(ends[:-1]) if start <= bit // 8)
+        with pytest.raises(LogCorrupt) as caught:
+            decode_log(bytes(damaged))
+        assert (caught.value.seq, caught.value.offset) == (firsts[frame_no], ends[frame_no])
+
+
+def test_an_empty_commit_is_refused_when_written_and_corruption_when_read() -> None:
+    with pytest.raises(LogError, match="record 1: a commit must hold at least one event"):
+        encode_log(vitorian_header(), [[]])
+    data, _ = encode_log(vitorian_header(), [])
+    empty = frame(msgspec.msgpack.encode(Record(seq=1, prev=frame_hash(data), body=[])))
+    with pytest.raises(LogCorrupt, match="record 1 at .* it holds no events"):
+        decode_log(data + empty)
 
 
 def test_a_damaged_length_that_runs_past_the_end_is_not_mistaken_for_a_crash() -> None:
     """Cutting there would drop a whole record, so a whole record inside proves it is damage."""
-    data, _ = encode_log(vitorian_header(), OPENING)
+    data, _ = encode_log(vitorian_header(), one_each(OPENING))
     last = frame_offsets(data)[-2]
     damaged = bytearray(data)
     damaged[last + 1] ^= 0x01  # length += 256
@@ -242,12 +294,12 @@ def rewrite(data: bytes, seq: int, body: object) -> bytes:
     """Replace record seq with another body under a fresh CRC, as a forger would."""
     ends = frame_offsets(data)
     old = msgspec.msgpack.decode(data[ends[seq] + FRAME.size:ends[seq + 1]])
-    forged = frame(msgspec.msgpack.encode(Record(seq=seq, prev=old[1], body=body)))
+    forged = frame(msgspec.msgpack.encode(Record(seq=seq, prev=old[1], body=[body])))
     return data[:ends[seq]] + forged + data[ends[seq + 1]:]
 
 
 def test_a_rewritten_record_with_a_fresh_crc_breaks_the_next_records_hash() -> None:
-    data, _ = encode_log(vitorian_header(), OPENING)
+    data, _ = encode_log(vitorian_header(), one_each(OPENING))
     forged = rewrite(data, 2, PassPriority(seat=1))
     with pytest.raises(LogCorrupt, match="record 3 .* prev hash does not match"):
         decode_log(forged)
@@ -255,14 +307,14 @@ def test_a_rewritten_record_with_a_fresh_crc_breaks_the_next_records_hash() -> N
 
 def test_a_rewritten_last_record_shows_in_the_head_only() -> None:
     """Nothing follows the last record: keep the head elsewhere to seal the log."""
-    data, head = encode_log(vitorian_header(), OPENING)
+    data, head = encode_log(vitorian_header(), one_each(OPENING))
     forged = decode_log(rewrite(data, 5, PassPriority(seat=1)))
     assert forged.events[-1] == PassPriority(seat=1)
     assert forged.head != head
 
 
 def test_records_out_of_order_are_corruption() -> None:
-    data, _ = encode_log(vitorian_header(), OPENING)
+    data, _ = encode_log(vitorian_header(), one_each(OPENING))
     ends = frame_offsets(data)
     swapped = data[:ends[1]] + data[ends[2]:ends[3]] + data[ends[1]:ends[2]] + data[ends[3]:]
     with pytest.raises(LogCorrupt, match="record 1 at .* it says it is record 2"):
@@ -270,7 +322,7 @@ def test_records_out_of_order_are_corruption() -> None:
 
 
 def test_a_complete_last_frame_with_a_bad_crc_is_corruption_not_a_torn_tail() -> None:
-    data, _ = encode_log(vitorian_header(), OPENING)
+    data, _ = encode_log(vitorian_header(), one_each(OPENING))
     last = frame_offsets(data)[-2]
     bad = data[:last + 4] + (zlib.crc32(b"x")).to_bytes(4, "little") + data[last + 8:]
     with pytest.raises(LogCorrupt, match="record 5 .* CRC mismatch"):
@@ -280,7 +332,7 @@ def test_a_complete_last_frame_with_a_bad_crc_is_corruption_not_a_torn_tail() ->
 # The fast path -----------------------------------------------------------------------------------
 
 def test_the_fast_read_gives_the_same_log_without_checking_the_chain(path: Path) -> None:
-    write_log(path, vitorian_header(), OPENING)
+    path.write_bytes(encode_log(vitorian_header(), one_each(OPENING))[0])
     assert read_log(path, verify_chain=False) == read_log(path)
     forged = rewrite(path.read_bytes(), 2, PassPriority(seat=1))
     assert decode_log(forged, verify_chain=False).events[1] == PassPriority(seat=1)

@@ -1,4 +1,5 @@
-"""Logs written before seats existed (schema 1) are still read, as today's headers."""
+"""Logs of older schemas are still read: before seats existed (schema 1) and before commits
+(schema 2, one event per frame)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -38,11 +39,16 @@ def v1_log(header: dict[str, Any], events: Sequence[object]) -> bytes:
     return b"".join(frames)
 
 
-def test_a_schema_1_log_reads_as_a_schema_2_header_with_seats(tmp_path: Path) -> None:
+def v2_header() -> dict[str, Any]:
+    return upcast_v1_v2(v1_header()) | {"schema": 2}
+
+
+def test_a_schema_1_log_reads_as_todays_header_with_seats(tmp_path: Path) -> None:
     path = tmp_path / "old-7.log"
     path.write_bytes(v1_log(v1_header(), OPENING))
     log = read_log(path)
-    assert log.schema == 1 and log.header.schema == SCHEMA_VERSION == 2
+    assert log.schema == 1 and log.header.schema == SCHEMA_VERSION == 3
+    assert log.commits == (1,) * len(OPENING)
     assert log.header.seats == [Seat(seat=0, player="ana", deck=DECK),
                                 Seat(seat=1, player="bo", deck=DECK)]
     assert (log.header.tournament, log.header.round, log.header.seed) == ("Spring Open", 3, 7)
@@ -59,14 +65,25 @@ def test_the_chain_of_an_old_log_is_checked_on_its_stored_bytes() -> None:
         decode_log(forged)
 
 
+def test_a_schema_2_log_reads_each_event_frame_as_a_commit_of_one(tmp_path: Path) -> None:
+    path = tmp_path / "old-8.log"
+    path.write_bytes(v1_log(v2_header(), OPENING))
+    log = read_log(path)
+    assert (log.schema, log.header.schema, log.events) == (2, 3, OPENING)
+    assert log.batches() == [[event] for event in OPENING]
+    to_jsonl(path, tmp_path / "new.jsonl")
+    new = from_jsonl(tmp_path / "new.jsonl", tmp_path / "new.log")
+    assert (new.schema, new.commits) == (3, log.commits)
+
+
 def test_converting_an_old_log_writes_todays_schema(tmp_path: Path) -> None:
-    """Writing always uses the current schema: the JSONL, then the binary, are schema 2."""
+    """Writing always uses the current schema: the JSONL, then the binary, are schema 3."""
     (tmp_path / "old.log").write_bytes(v1_log(v1_header(), OPENING))
     to_jsonl(tmp_path / "old.log", tmp_path / "new.jsonl")
     assert b'"players"' not in (tmp_path / "new.jsonl").read_bytes()
     new = from_jsonl(tmp_path / "new.jsonl", tmp_path / "new.log")
     again = read_log(tmp_path / "new.log")
-    assert again.schema == new.schema == 2
+    assert again.schema == new.schema == 3
     assert (again.header, again.events) == (read_log(tmp_path / "old.log").header, OPENING)
 
 
@@ -90,8 +107,8 @@ def test_an_old_header_that_breaks_its_own_layout_is_named(tmp_path: Path) -> No
 
 def test_a_log_from_a_newer_build_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "new.log"
-    path.write_bytes(v1_log(v1_header(schema=3), []))
-    with pytest.raises(LogError, match="schema 3 is newer than this build reads .*upgrade"):
+    path.write_bytes(v1_log(v1_header(schema=4), []))
+    with pytest.raises(LogError, match="schema 4 is newer than this build reads .*upgrade"):
         read_log(path)
 
 
