@@ -46,7 +46,7 @@ import msgspec
 import pandas as pd
 import pyarrow as pa
 
-from events.base import DeckList
+from events.base import DeckList, Header
 
 ROOT = Path(__file__).resolve().parents[1]
 FORMATS_FILE = ROOT / "data" / "charges" / "formats.toml"
@@ -156,6 +156,11 @@ def _no_name(card: str) -> str | None:
     return None
 
 
+CapCheck = Callable[[Header, "TableInForce"], list[tuple[str, str]]]
+"""(match header, the table in force at its start) -> the (rule ID, reason) of each deck over the
+cap, in the game's own words."""
+
+
 @dataclass(frozen=True)
 class GameCards:
     """What charges need from a game's catalog, pluggable because catalogs differ per game."""
@@ -168,6 +173,11 @@ class GameCards:
     """CH-2.9: (format, card id) -> is the card legal in the format; None: every card is."""
     card_name: Callable[[str], str | None] = _no_name
     """A readable name for cards the lake never saw (initial table, deck checks)."""
+    cap_problems: CapCheck | None = None
+    """The rules' own check of a logged match's decks against a table in force (ER-3.3 for
+    Eredan); None: the game's logs are not checked against the cap (MatchCharges)."""
+    cap_rule: str = "CH-2.8"
+    """The rule ID of the cap in the game's rules, for notices about checks not made."""
 
 
 def vitorian_cards() -> GameCards:
@@ -200,7 +210,20 @@ def eredan_cards() -> GameCards:
 
     return GameCards(card_base=lambda card: card_base(card, catalog),
                      resolve=lambda deck: resolve(deck, catalog),
-                     in_pool=lambda fmt, card: in_format(fmt, card, catalog), card_name=name)
+                     in_pool=lambda fmt, card: in_format(fmt, card, catalog), card_name=name,
+                     cap_problems=lambda header, table: eredan_cap_problems(header, table,
+                                                                            catalog),
+                     cap_rule="ER-3.3")
+
+
+def eredan_cap_problems(header: Header, table: TableInForce, catalog: Any = None
+                        ) -> list[tuple[str, str]]:
+    """ER-2.13, ER-3.3, ER-3.6: the engine's cap check of both seats' decks, handed the table
+    as the engine's ChargeTable (engine/eredan/charges.py shows the wiring)."""
+    from engine.eredan.charges import ChargeTable, cap_problems
+
+    return cap_problems(header, ChargeTable(version=table.version, charges=dict(table.charges),
+                                            cap=table.cap), catalog)
 
 
 _GAME_CARDS: dict[str, Callable[[], GameCards]] = {"vitorian": vitorian_cards,
@@ -727,3 +750,131 @@ def deck_check(con: duckdb.DuckDBPyConnection, game: str, format: str, deck: Dec
     """CH-3.2: a deck's charge and verdict under the table in force `when`."""
     season = compute_charges(con, game, format, formats=formats, cards=cards)
     return season.check(deck, when)
+
+
+# --- the table in force at a logged match's start (ER-3.3, ER-3.6) --------------------------
+
+@dataclass(frozen=True)
+class TableInForce:
+    """One epoch's charges as a match's decks are checked against them (ER-3.6)."""
+
+    game: str
+    format: str
+    epoch: int
+    charges: Mapping[str, int]
+    """Base card id -> charge; a card not listed counts 0 (CH-2.2)."""
+    cap: int
+
+    @property
+    def version(self) -> str:
+        """The table's version as the engine records it (the simulator's SeasonCharges too)."""
+        return f"epoch-{self.epoch}"
+
+
+@dataclass(frozen=True)
+class CapVerdict:
+    """A logged match's decks under the table in force at its start; `problems` lists each seat
+    over the cap, as (rule ID, reason)."""
+
+    match_id: str
+    table: TableInForce
+    problems: list[tuple[str, str]]
+
+    @property
+    def within_cap(self) -> bool:
+        return not self.problems
+
+
+@cache
+def checks_cap(game: str) -> bool:
+    """Whether the rules of `game` supply a cap check of logged matches (GameCards.cap_problems)."""
+    try:
+        return game_cards(game).cap_problems is not None
+    except NotSupported:
+        return False
+
+
+def cap_applies(header: Header, formats: ChargeFormats | None = None) -> bool:
+    """Whether a logged match's decks are held to a charge cap: its game's rules check one and
+    its format has charges (CH-1.2; formats without charges have no cap, ER-3.2)."""
+    formats = formats or load_formats()
+    return checks_cap(header.game) and header.format in formats.games.get(header.game, {})
+
+
+def cap_rule(game: str) -> str:
+    """The rule ID of the game's charge cap (ER-3.3 for Eredan)."""
+    return game_cards(game).cap_rule
+
+
+class MatchCharges:
+    """The charge table in force at each logged match's start, computed from one connection's
+    history (a lake's views, or a lake plus the batch about to be committed), and the check of
+    the match's decks against its cap (ER-2.13, ER-3.3, ER-3.6, CH-2.2, CH-2.8).
+
+    Which table: a match of a tournament the history holds takes its tournament's epoch (CH-2.2:
+    epoch k's table governs every match of epoch k); any other match (no tournament, or one not
+    in the history yet) the epoch in force on its start date (ChargeSeason.epoch_in_force), and
+    the table in force now when it has no date. A history without a tournament of the format has
+    only the initial table: epoch 0 (CH-2.2). Formats without charges are not checked (ER-3.2).
+    Each game's and format's season is computed once, on first use."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, formats: ChargeFormats | None = None
+                 ) -> None:
+        self.con = con
+        self.formats = formats or load_formats()
+        self._seasons: dict[tuple[str, str], ChargeSeason | None] = {}
+        self._tables: dict[tuple[str, str, int], TableInForce] = {}
+
+    def checks(self, header: Header) -> bool:
+        """Whether the match is checked (cap_applies)."""
+        return cap_applies(header, self.formats)
+
+    def in_force(self, header: Header) -> TableInForce:
+        """The table in force when the match started (ER-3.6)."""
+        season = self._season(header.game, header.format)
+        if season is None:
+            return self._table(header.game, header.format, 0, None)
+        return self._table(header.game, header.format, _match_epoch(season, header), season)
+
+    def check(self, header: Header) -> CapVerdict | None:
+        """Both decks against the table in force; None when the match is not checked."""
+        if not self.checks(header):
+            return None
+        table = self.in_force(header)
+        check = game_cards(header.game).cap_problems
+        assert check is not None
+        return CapVerdict(header.match_id, table, check(header, table))
+
+    def _season(self, game: str, fmt: str) -> ChargeSeason | None:
+        if (game, fmt) not in self._seasons:
+            try:
+                season: ChargeSeason | None = compute_charges(self.con, game, fmt,
+                                                              formats=self.formats)
+            except NoTournaments:
+                season = None
+            self._seasons[game, fmt] = season
+        return self._seasons[game, fmt]
+
+    def _table(self, game: str, fmt: str, epoch: int, season: ChargeSeason | None
+               ) -> TableInForce:
+        key = (game, fmt, epoch)
+        if key not in self._tables:
+            settings = self.formats.settings(game, fmt)
+            if season is None:
+                charges = dict(settings.initial)
+            else:
+                table = season.table(epoch)
+                charges = {card: int(charge) for card, charge in zip(table["card"],
+                                                                     table["charge"])}
+            self._tables[key] = TableInForce(game, fmt, epoch, charges, settings.cap)
+        return self._tables[key]
+
+
+def _match_epoch(season: ChargeSeason, header: Header) -> int:
+    """The tournament's epoch when the season holds it, else the one in force on its date."""
+    if header.tournament is not None and \
+            (season.tournaments["tournament"] == header.tournament).any():
+        return season.epoch_in_force(header.tournament)
+    if header.started_at is None:
+        return season.last_epoch
+    return season.epoch_in_force(header.started_at)

@@ -9,11 +9,15 @@ Why it is shaped this way:
   (matches or quarantine) is skipped before any replay, which makes re-running cheap; a known
   match id with another hash is quarantined, never overwritten.
 - A bad log is quarantined with its reason, rule and seq; the rest of its batch goes in.
+- A deck over the charge cap of the table in force at its match's start (ER-3.3, ER-3.6) is
+  quarantined too, by the parent just before the batch's commit: the table comes from the lake's
+  history plus the batch itself (see quarantine_over_cap).
 - Memory is bounded by the batch: each batch is one commit (one file per table and partition),
   and small files are compacted as they pile up (pipeline.lake).
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import gc
 import hashlib
@@ -31,24 +35,29 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from engine.replay import IllegalEvent, replay_log
 from engine.ruleset import DeckError, UnknownRuleset, get_ruleset
 from events import games
+from events.base import Header
 from events.jsonl import JsonlError, read_jsonl
 from events.log import FRAME, LogCorrupt, LogError, LogFile, decode_log, encode_log
 from pipeline.audits import AuditResult, run_audits
+from pipeline.charges import CapVerdict, ChargeFormats, MatchCharges, checks_cap
 from pipeline.facts import LogMeta, NoExtractor, Rows, Unfinished, extractor_for
 from pipeline.lake import (
     PARTITION_KEYS,
     RETAIN_S,
     Lake,
     LakeWriter,
+    Manifest,
     PartKey,
     file_schema,
     new_batch_id,
+    view_sql,
 )
 from pipeline.schema import PARTITIONED, TABLES
 
@@ -59,6 +68,8 @@ WINDOW_PER_WORKER = 6
 LOG_COLUMN = "_log"
 """Index of a row's log within its chunk: lets the parent drop one log's rows."""
 HASH_SIZE = 16
+CHARGE_TABLES = ("matches", "seats", "deck_cards")
+"""The fact tables the charge computation reads (pipeline/sql/charges)."""
 GC_THRESHOLDS = (50_000, 20, 20)
 LogFacts = tuple[int, tuple[str | None, str | None], Rows]
 """(index of the log in its chunk, its (game, month) partition, its rows)."""
@@ -92,6 +103,9 @@ class LogOutcome:
     seq: int | None = None
     rule: str = ""
     reason: str = ""
+    header: Header | None = field(default=None, repr=False, compare=False)
+    """An ingested log's header when its game's decks are checked against the charge cap (the
+    parent checks them, quarantine_over_cap); None otherwise."""
 
     def line(self) -> str:
         where = f"seq {self.seq}: " if self.seq is not None else ""
@@ -201,11 +215,13 @@ class Seen:
 
 def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
            batch_size: int = DEFAULT_BATCH, progress: Progress | None = None,
-           retain_s: float = RETAIN_S, audit: bool = True) -> IngestReport:
+           retain_s: float = RETAIN_S, audit: bool = True,
+           charge_formats: ChargeFormats | None = None) -> IngestReport:
     """Ingest logs (files or folders) into the lake; bad logs are quarantined, never fatal.
 
     progress(done, total) is called once the logs are found, then as chunks finish. Audits run
-    at the end unless audit=False.
+    at the end unless audit=False. `charge_formats` replaces data/charges/formats.toml for the
+    charge cap check (tests, designers trying settings).
     """
     if workers < 1 or batch_size < 1:
         raise IngestError("workers and batch size must be at least 1")
@@ -220,11 +236,11 @@ def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
             pending: BatchFacts | None = None
             for result in run_chunks(plan_chunks(logs, batch_size, workers)):
                 if pending is None or pending.batch != result.batch:
-                    _commit(writer, pending, report)
+                    _commit(writer, pending, report, seen, charge_formats)
                     pending = BatchFacts(result.batch, result.now)
                 pending.add(result, seen, report)
                 progress(report.ingested + report.skipped + len(report.quarantined), len(logs))
-            _commit(writer, pending, report)
+            _commit(writer, pending, report, seen, charge_formats)
         report.compactions += writer.compact()  # what a crashed run left crowded
     report.seconds = time.perf_counter() - start
     if audit:
@@ -250,11 +266,23 @@ class BatchFacts:
     now: datetime
     parts: dict[PartKey, list[pa.Table]] = field(default_factory=dict)
     quarantined: list[LogOutcome] = field(default_factory=list)
+    capped: dict[str, LogOutcome] = field(default_factory=dict)
+    """The ingested logs whose decks the charge cap applies to, by match id (in log order)."""
 
     def add(self, result: ChunkResult, seen: Seen, report: IngestReport) -> None:
         drop = settle(result.outcomes, seen, report, self.quarantined)
         for key, table in result.parts.items():
             self.parts.setdefault(key, []).append(without_logs(table, drop))
+        for index, outcome in enumerate(result.outcomes):
+            if index not in drop and outcome.status == "ingested" and outcome.header is not None:
+                assert outcome.match_id is not None
+                self.capped[outcome.match_id] = outcome
+
+    def drop_matches(self, match_ids: Iterable[str]) -> None:
+        """Take these matches' rows out of every table of the batch."""
+        gone = pa.array(sorted(match_ids), pa.string())
+        self.parts = {key: [t.filter(pc.invert(pc.is_in(t["match_id"], gone))) for t in tables]
+                      for key, tables in self.parts.items()}
 
     def tables(self) -> dict[PartKey, pa.Table]:
         merged = {key: pa.concat_tables(tables) for key, tables in self.parts.items()}
@@ -264,8 +292,12 @@ class BatchFacts:
         return {key: table for key, table in merged.items() if table.num_rows}
 
 
-def _commit(writer: LakeWriter, facts: BatchFacts | None, report: IngestReport) -> None:
-    """One commit per batch (if it adds anything), then compaction of crowded partitions."""
+def _commit(writer: LakeWriter, facts: BatchFacts | None, report: IngestReport, seen: Seen,
+            charge_formats: ChargeFormats | None = None) -> None:
+    """One commit per batch (if it adds anything, its decks held to the charge cap first), then
+    compaction of crowded partitions."""
+    if facts and facts.capped:
+        quarantine_over_cap(facts, writer, seen, report, charge_formats)
     tables = facts.tables() if facts else {}
     if facts and tables:
         writer.commit(facts.batch, tables)
@@ -299,6 +331,100 @@ def settle(outcomes: list[LogOutcome], seen: Seen, report: IngestReport,
             report.quarantined.append(outcome)
             quarantined.append(outcome)
     return drop
+
+
+# The charge cap: decks against the table in force at their match's start ---------------------
+
+def quarantine_over_cap(facts: BatchFacts, writer: LakeWriter, seen: Seen, report: IngestReport,
+                        formats: ChargeFormats | None = None) -> None:
+    """ER-2.13, ER-3.3, ER-3.6: quarantine the batch's matches with a deck over the cap of the
+    charge table in force at their start; the rest of the batch goes in.
+
+    The tables come from the committed lake plus this batch (CH-2.2: epoch k's table is computed
+    from epoch k-1's decks), so a season ingested in one go is checked against its own earlier
+    epochs; a match before any epoch of its format is checked against the initial table.
+
+    The fixpoint: a quarantined match's decks no longer count toward later epochs' tables, so
+    quarantining can change the verdict on later matches. Each round recomputes every table,
+    and quarantines only the offenders of each format's earliest offending epoch: their table
+    depends on earlier epochs alone, which hold no offender, so the verdict is final; the round
+    repeats until no deck is over its cap (at most one round per quarantined match, and a single
+    round when, as usual, none is). Decisions already committed (earlier batches and runs) are
+    not reopened: the lake only grows.
+    """
+    pending = dict(facts.capped)
+    while pending:
+        verdicts = check_caps(pending, writer, facts, formats)
+        over = [v for v in verdicts if not v.within_cap]
+        if not over:
+            return
+        final = earliest_epochs(over)
+        for verdict in final:
+            quarantine_deck(pending.pop(verdict.match_id), verdict, facts, seen, report)
+        facts.drop_matches(v.match_id for v in final)
+        pending = {v.match_id: pending[v.match_id] for v in verdicts if v.match_id in pending}
+
+
+def check_caps(pending: dict[str, LogOutcome], writer: LakeWriter, facts: BatchFacts,
+               formats: ChargeFormats | None) -> list[CapVerdict]:
+    """The verdict on each pending match whose format charges, with every table recomputed
+    from the lake and the batch as they stand."""
+    with contextlib.closing(history(writer.lake, writer.manifest, facts)) as con:
+        tables = MatchCharges(con, formats=formats)
+        verdicts = [tables.check(o.header) for o in pending.values() if o.header is not None]
+    return [v for v in verdicts if v is not None]
+
+
+def earliest_epochs(verdicts: list[CapVerdict]) -> list[CapVerdict]:
+    """The verdicts of each game's and format's earliest epoch among them."""
+    first: dict[tuple[str, str], int] = {}
+    for v in verdicts:
+        key = (v.table.game, v.table.format)
+        first[key] = min(first.get(key, v.table.epoch), v.table.epoch)
+    return [v for v in verdicts if v.table.epoch == first[v.table.game, v.table.format]]
+
+
+def quarantine_deck(outcome: LogOutcome, verdict: CapVerdict, facts: BatchFacts, seen: Seen,
+                    report: IngestReport) -> None:
+    """Undo the log's place among the ingested, and quarantine it at seq 0 (the header: the deck
+    is checked when the match starts, ER-3.6), naming each seat over the cap."""
+    assert outcome.match_id is not None
+    seen.ingested.pop(outcome.match_id, None)
+    report.ingested -= 1
+    report.events -= outcome.events
+    rule = verdict.problems[0][0]
+    reason = "; ".join(why for _, why in verdict.problems)
+    quarantined = replace(outcome, status="quarantined", events=0, seq=0, rule=rule,
+                          reason=reason, header=None)
+    report.quarantined.append(quarantined)
+    facts.quarantined.append(quarantined)
+
+
+def history(lake: Lake, manifest: Manifest, facts: BatchFacts) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection for the charge computation: one view per fact table over the
+    committed files, those the charges read (CHARGE_TABLES) plus the batch's rows."""
+    con = duckdb.connect(":memory:")
+    con.execute("SET TimeZone = 'UTC'")
+    for table in TABLES:
+        sql = view_sql(table, lake.files(table, manifest))
+        if table in CHARGE_TABLES:
+            con.register(f"batch_{table}", batch_rows(table, facts))
+            sql += f" UNION ALL SELECT * FROM batch_{table}"
+        con.execute(f"CREATE VIEW {table} AS {sql}")
+    return con
+
+
+def batch_rows(table: str, facts: BatchFacts) -> pa.Table:
+    """The batch's rows of a partitioned table in its full schema, partition keys put back."""
+    schema = TABLES[table]
+    found = []
+    for (name, game, month), parts in facts.parts.items():
+        keys = {"game": game, "month": month}
+        found += [pa.Table.from_arrays(
+            [pa.repeat(pa.scalar(keys[f.name], f.type), part.num_rows) if f.name in keys
+             else part.column(f.name) for f in schema], schema=schema)
+            for part in parts if name == table]
+    return pa.concat_tables(found) if found else schema.empty_table()
 
 
 def without_logs(table: pa.Table, drop: set[int]) -> pa.Table:
@@ -440,8 +566,10 @@ def examine(path: Path, batch: str, now: datetime
         match_id, game = (header.match_id, header.game) if header else (None, None)
         return (LogOutcome(str(path), "quarantined", digest, match_id, game, 0, err.seq,
                            err.rule, err.reason), None, (None, None))
+    capped = header if checks_cap(header.game) else None
     return (LogOutcome(str(path), "ingested", digest, header.match_id, header.game,
-                       len(log.events)), visitor.rows, (visitor.game, visitor.month))
+                       len(log.events), header=capped), visitor.rows,
+            (visitor.game, visitor.month))
 
 
 def read_shared(path: Path) -> bytes:

@@ -14,6 +14,9 @@ Wiring, on the lake's side (engine code never imports the pipeline):
     table = season.in_force(header.started_at)            # the epoch in force (CH-2.2)
     rules = EredanRules(charge_tables=lambda header: ChargeTable(
         version=f"epoch-{epoch}", charges=dict(zip(table.card, table.charge)), cap=settings.cap))
+
+A logged match is checked after the fact with `cap_problems(header, table)` (what `postgame verify
+--lake` and `postgame ingest` do through pipeline.charges.MatchCharges).
 """
 from __future__ import annotations
 
@@ -81,6 +84,23 @@ def catalog_table(version: str, catalog: Catalog) -> ChargeTable:
     every: Iterable[Card | Character] = (*catalog.characters, *catalog.cards)
     return ChargeTable(version=version, charges={c.id: c.charges[version] for c in every
                                                  if version in c.charges})
+
+
+def cap_problems(header: Header, table: ChargeTable, catalog: Catalog | None = None
+                 ) -> list[tuple[str, str]]:
+    """ER-2.13, ER-3.3, ER-3.6: each seat's deck over the cap of `table`, the table in force when
+    the match starts, worded as setup words it ("seat 0 (Ada): deck charge 575 exceeds 500 in
+    table epoch-3 (top: ...)"). Only the cap: the other deck rules are setup's (ER-2.14). A
+    format without a cap (ER-3.2) or unknown to the catalog has no problem here."""
+    from engine.eredan.deckcheck import check_deck  # deckcheck imports this module
+
+    catalog = catalog or load_catalog()
+    form = catalog.formats.get(header.format)
+    if form is None or form.charge_cap is None:
+        return []
+    return [(rule, f"seat {seat.seat} ({seat.player}): {why}")
+            for seat in sorted(header.seats, key=lambda s: s.seat)
+            for rule, why in check_deck(seat.deck, catalog, form, table) if rule == "ER-3.3"]
 
 
 def deck_charge(counts: Iterable[tuple[Card | Character, int]], table: ChargeTable,

@@ -29,7 +29,9 @@ examples:
 Logs (.pglog, .jsonl; folders are searched recursively) are verified (integrity, then every event
 through the ruleset the header names) and replayed into the lake's fact tables. A log already in
 the lake is skipped, so ingesting again is safe; a bad log is quarantined with its reason (see the
-quarantine table), the others go in. Audits run after every ingest.
+quarantine table), the others go in. An Eredan deck over the charge cap of the table in force at
+its match date (ER-3.3, ER-3.6; computed from the lake and the logs ingested with it, as
+`postgame charges` shows) is quarantined as ER-3.3. Audits run after every ingest.
 Exit status: 0, or 1 with --strict when a log was quarantined or an audit failed.
 """
 
