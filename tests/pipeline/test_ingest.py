@@ -21,7 +21,7 @@ from engine.ruleset import get_ruleset
 from engine.vitorian.deckcheck import resolve
 from events.base import DeckEntry, DeckList
 from events.jsonl import to_jsonl
-from events.log import read_log, write_log
+from events.log import encode_log, read_log, write_log
 from events.vitorian import (
     EndPhase,
     FirstPlayer,
@@ -231,8 +231,8 @@ def bad_logs(good: Path, folder: Path) -> dict[str, Path]:
     corrupt, truncated = folder / "corrupt.pglog", folder / "truncated.pglog"
     data[len(data) // 2] ^= 0x40
     corrupt.write_bytes(bytes(data))
-    truncated.write_bytes(write("cut", events).read_bytes()[:-5])
-    (folder / "cut.pglog").unlink()
+    live = encode_log(msgspec.structs.replace(header, match_id="bad-cut"), [[e] for e in events])
+    truncated.write_bytes(live[0][:-5])  # a live table's log, one frame per decision, cut short
     return {**paths, "corrupt": corrupt, "truncated": truncated}
 
 
