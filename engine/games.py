@@ -1,7 +1,8 @@
 """Game kits: what the simulator and the command line need to know about each game.
 
 A kit bundles the ruleset key, the deck archetypes and how to build and check decks, the game's
-own bots and an optional text board renderer. Kits are registered by an import reference
+own bots, an optional text board renderer and the card -> base card mapping of charges (CH-2.10,
+what the simulator's SeasonCharges counts decks by). Kits are registered by an import reference
 ("module:function") rather than by object, so that loading a game stays lazy (the toy game of the
 tests never imports Vitorian) and a worker process can load the same kit from the reference alone,
 whatever the multiprocessing start method.
@@ -21,6 +22,12 @@ from events.base import DeckList
 DeckBuilder = Callable[[str, random.Random, str], DeckList]
 DeckChecker = Callable[[DeckList], list[tuple[str, str]]]
 BoardRenderer = Callable[[dict[str, Any]], str]
+CardBase = Callable[[str], str]
+
+
+def same_card(card: str) -> str:
+    """The card_base of a game without evolutions: every card is its own base."""
+    return card
 
 
 @dataclass(frozen=True)
@@ -37,6 +44,9 @@ class GameKit:
     bots: Mapping[str, BotFactory] = field(default_factory=dict)
     default_bot: str = "random"
     render_text: BoardRenderer | None = None
+    card_base: CardBase = same_card
+    """CH-2.10: a card id -> the id whose charge it shares and as which it counts for n_c (an
+    Eredan evolution -> its family's base card); identity for games without evolutions."""
 
 
 class UnknownGame(ValueError):
@@ -96,11 +106,12 @@ def eredan_kit() -> GameKit:
     """Eredan iTCG: one archetype per guild plus Mercenaries, the greedy bot by default."""
     from engine.eredan.archetypes import ARCHETYPES, build_deck
     from engine.eredan.bot import GreedyBot
+    from engine.eredan.charges import card_base
     from engine.eredan.deckcheck import check_deck
     from engine.eredan.render import render_text
 
     return GameKit(
         name="eredan", ruleset="eredan@1", prefix="er", archetypes=ARCHETYPES,
         build_deck=build_deck, check_deck=check_deck, bots={"greedy": GreedyBot},
-        default_bot="greedy", render_text=render_text,
+        default_bot="greedy", render_text=render_text, card_base=card_base,
     )

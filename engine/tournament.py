@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.bots import make_bot
-from engine.games import GameKit, game_ref, load_kit
+from engine.charges import ChargeError, Table, initial_table, load_formats, next_table
+from engine.games import CardBase, GameKit, game_ref, get_game, load_kit
 from engine.ruleset import get_ruleset
 from engine.simulate import derive_seed, play_match
 from engine.swiss import Pairing, Swiss
@@ -142,20 +143,19 @@ def create_tournament(cfg: SeasonConfig, kit: GameKit, index: int, day: date,
 class SeasonCharges:
     """The charge table in force at each tournament of a simulated season (CH-2), for kits whose
     deck builder takes `charges=` (Eredan): the season's own registrations so far, run through
-    the lake's CH-2 computation (pipeline.charges), so simulated decks respect the cap of their
-    epoch and the charges shape the meta over time.
+    the CH-2 rules the lake's tables use too (engine.charges), each deck counted by base card (the
+    kit's card_base, CH-2.10), so simulated decks respect the cap of their epoch and the charges
+    shape the meta over time.
 
     Tournament i (in date order, the season's) falls in epoch i // window; the table of epoch k
     comes from epoch k-1's registrations (every entrant's deck, once per tournament, CH-2.3) and
     the table before it; epoch 0 takes the initial table. Decks depend on nothing played, so the
     tables are the same whatever the worker count."""
 
-    def __init__(self, game: str) -> None:
-        from pipeline.charges import game_cards, initial_table, load_formats
-
+    def __init__(self, game: str, card_base: CardBase | None = None) -> None:
         self.settings = load_formats().settings(game, FORMAT)
-        self.base = game_cards(game).card_base
-        self.tables = [initial_table(self.settings)]
+        self.base = card_base or get_game(game).card_base
+        self.tables: list[Table] = [initial_table(self.settings)]
         self.decks: dict[int, list[DeckList]] = {}
 
     @classmethod
@@ -164,13 +164,11 @@ class SeasonCharges:
 
         if "charges" not in inspect.signature(kit.build_deck).parameters:
             return None
-        from pipeline.charges import ChargeError, load_formats
-
         try:
             load_formats().settings(kit.name, FORMAT)
         except ChargeError:
             return None
-        return cls(kit.name)
+        return cls(kit.name, kit.card_base)
 
     def register(self, index: int, decks: list[DeckList]) -> None:
         self.decks.setdefault(index // self.settings.window, []).extend(decks)
@@ -178,7 +176,6 @@ class SeasonCharges:
     def in_force(self, index: int) -> Any:
         """The engine's ChargeTable of the epoch tournament `index` falls in (cap included)."""
         from engine.eredan.charges import ChargeTable
-        from pipeline.charges import next_table
 
         epoch = index // self.settings.window
         sections = self.settings.sections

@@ -1,19 +1,22 @@
-"""Charges (/work/shared/rules/charges.md, CH-): usage-based card values per game, format, epoch.
+"""Charges on the lake (/work/shared/rules/charges.md, CH-): usage-based card values per game,
+format and epoch, from every registered deck of the lake.
+
+Owns the lake's side: the aggregation of registrations into N and n_c per epoch (SQL), the epochs
+of a game's tournaments with their dates, the CH-3 outputs (tables, history, movers, deck checks),
+what each game's catalog supplies (GameCards) and the table in force at a logged match's start
+(MatchCharges). The rules themselves (the settings of data/charges/formats.toml and the recursion
+over epochs) are engine.charges', re-exported here so callers keep one import.
 
 Why two halves: the aggregation runs as SQL (pipeline/sql/charges/*.sql) because that is where the
 volume is (every deck card of every match) and because the same models must run on Spark later;
-the recursion over epochs (smoothing toward the previous table, carry-over) is a short Python loop
-over a few hundred cards per epoch, done in exact fractions so round_half_up at .5 is exact.
+the recursion over epochs (engine.charges: smoothing toward the previous table, carry-over) is a
+short Python loop over a few hundred cards per epoch, done in exact fractions so round_half_up at
+.5 is exact.
 
-Decisions where charges.md is silent (each one tested in tests/pipeline/test_charges.py):
-- prev_share (CH-2.5) is the previous table's *smoothed* share, so a table is a moving average of
-  all past epochs; a carried-over table (CH-2.7) passes its shares on unchanged. An initial table
-  (CH-2.2) gives charges; its prior share is charge / scale (0 for the all-zero default).
+Decisions where charges.md is silent (each one tested in tests/pipeline/test_charges.py; those of
+the recursion itself are in engine.charges):
 - The cards of epoch k's table: every card of the initial table plus every card seen in any
-  counted deck of epochs 0..k-1; a card absent from every deck of k-1 still gets
-  (0 + prior * prev_share) / (N + prior). A catalog card never seen is not listed: its charge is 0.
-- N == 0 always carries over (nothing to compute from), whatever min_decks says. A carried-over
-  table lists the cards first seen in its thin epoch at charge 0, the charge they had implicitly.
+  counted deck of epochs 0..k-1. A catalog card never seen is not listed: its charge is 0.
 - Epochs: K = the last epoch with a tournament. When K is complete (`window` tournaments), epoch
   K+1 is listed too, flagged `upcoming`: computed from K's decks and in force for the next
   tournament. The default epoch of every output is the last one listed (the table in force now).
@@ -31,7 +34,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,17 +41,49 @@ from datetime import UTC, date, datetime
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import duckdb
 import msgspec
 import pandas as pd
 import pyarrow as pa
 
+from engine.charges import (
+    FORMATS_FILE,
+    ROOT,
+    ChargeError,
+    ChargeFormats,
+    Count,
+    FormatSettings,
+    Standing,
+    Table,
+    UnknownFormat,
+    carry_over,
+    charge_of,
+    initial_table,
+    load_formats,
+    next_table,
+    parse_formats,
+    recompute,
+    round_half_up,
+)
 from events.base import DeckList, Header
 
-ROOT = Path(__file__).resolve().parents[1]
-FORMATS_FILE = ROOT / "data" / "charges" / "formats.toml"
+# The public API. The CH-2 rules imported above from engine.charges (settings, errors, the
+# recursion) are part of it, re-exported so callers and tests keep importing them from here.
+__all__ = [
+    "EPOCH_COLUMNS", "FORMATS_FILE", "INPUT_PREFIX", "ROOT", "ROW_COLUMNS", "SQL_DIR",
+    "TABLE_COLUMNS", "CapCheck", "CapVerdict", "ChargeError", "ChargeFormats", "ChargeSeason",
+    "Contribution", "Count", "DeckCharge", "EpochInfo", "FormatSettings", "GameCards",
+    "MatchCharges", "NoTournaments", "NotSupported", "OutsideCard", "Standing", "Table",
+    "TableInForce", "UnknownFormat", "Usage", "all_tables", "biggest_movers", "cap_applies",
+    "cap_rule", "carry_over", "charge_history", "charge_of", "charge_table", "checks_cap",
+    "compute_charges", "deck_check", "epoch_spans", "eredan_cap_problems", "eredan_cards",
+    "game_cards", "initial_table", "load_formats", "load_tournaments", "load_usage",
+    "model_inputs", "model_sql", "next_table", "parse_formats", "recompute", "register_game_cards",
+    "round_half_up", "run_model", "table_in_force", "table_rows", "tables_frame", "vitorian_cards",
+]
+
 SQL_DIR = Path(__file__).resolve().parent / "sql" / "charges"
 INPUT_PREFIX = "charges__"
 TABLE_COLUMNS = (
@@ -69,13 +103,7 @@ EPOCH_COLUMNS = (
 
 # --- errors ---------------------------------------------------------------------------------
 
-class ChargeError(ValueError):
-    """A charge request that cannot be answered as asked (one line for the command line)."""
-
-
-class UnknownFormat(ChargeError):
-    pass
-
+# ChargeError and UnknownFormat (settings) are engine.charges'; these two are the lake's.
 
 class NoTournaments(ChargeError):
     pass
@@ -83,63 +111,6 @@ class NoTournaments(ChargeError):
 
 class NotSupported(ChargeError):
     pass
-
-
-# --- settings (data/charges/formats.toml) ----------------------------------------------------
-
-Count = Annotated[int, msgspec.Meta(ge=0)]
-
-
-class FormatSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """The CH-2.x constants of one game and format, kept as data so designers tune them."""
-
-    scale: Annotated[int, msgspec.Meta(gt=0)]
-    max_charge: Count
-    cap: Count
-    window: Annotated[int, msgspec.Meta(ge=1)] = 2
-    prior_decks: Count = 8
-    min_decks: Count = 16
-    sections: tuple[str, ...] = ()
-    """Deck-list sections whose cards carry charges; empty means every section."""
-    initial: dict[str, Count] = {}
-
-    def __post_init__(self) -> None:
-        over = sorted(card for card, charge in self.initial.items() if charge > self.max_charge)
-        if over:
-            raise ValueError(f"initial charges above max_charge {self.max_charge}: "
-                             f"{', '.join(over)}")
-
-
-class ChargeFormats(msgspec.Struct, frozen=True):
-    """Every game's charge formats; `source` names the file in every error."""
-
-    games: dict[str, dict[str, FormatSettings]]
-    source: str = "<formats>"
-
-    def settings(self, game: str, fmt: str) -> FormatSettings:
-        """CH-1.2: charges exist only in the formats the file lists."""
-        formats = self.games.get(game)
-        if formats is None:
-            raise UnknownFormat(f"{self.source}: no charge formats for game {game!r}; "
-                                f"games with charges: {', '.join(sorted(self.games))}")
-        if fmt not in formats:
-            raise UnknownFormat(f"{self.source}: {game} has no charges in format {fmt!r} "
-                                f"(CH-1.2); formats: {', '.join(sorted(formats))}")
-        return formats[fmt]
-
-
-def parse_formats(text: str, source: str = "<formats>") -> ChargeFormats:
-    """Decode formats TOML; unknown keys, wrong types and bad values raise naming `source`."""
-    try:
-        games = msgspec.convert(tomllib.loads(text), dict[str, dict[str, FormatSettings]])
-    except (tomllib.TOMLDecodeError, msgspec.ValidationError) as err:
-        raise ChargeError(f"{source}: invalid charge formats: {err}") from err
-    return ChargeFormats(games=games, source=source)
-
-
-@cache
-def load_formats(path: Path = FORMATS_FILE) -> ChargeFormats:
-    return parse_formats(path.read_text(encoding="utf-8"), source=str(path))
 
 
 # --- what a game's catalog supplies ------------------------------------------------------------
@@ -372,59 +343,7 @@ def epoch_spans(tournaments: pd.DataFrame, usage: Usage, window: int) -> pd.Data
     return spans
 
 
-# --- the recursion over epochs (CH-2.2, CH-2.5 - CH-2.7) -------------------------------------
-
-@dataclass(frozen=True)
-class Standing:
-    """One card in one table: the share the next epoch is smoothed toward, and its charge."""
-
-    smoothed: Fraction
-    charge: int
-
-
-Table = dict[str, Standing]
-
-
-def round_half_up(value: Fraction) -> int:
-    """CH-2.6: .5 goes up (Python's round() would send 12.5 to 12)."""
-    return math.floor(value + Fraction(1, 2))
-
-
-def charge_of(smoothed: Fraction, settings: FormatSettings) -> int:
-    """CH-2.6: round_half_up(scale * s), clamped to [0, max_charge]."""
-    return min(max(round_half_up(settings.scale * smoothed), 0), settings.max_charge)
-
-
-def initial_table(settings: FormatSettings) -> Table:
-    """CH-2.2: the epoch-0 table; each card's prior share is the one its charge stands for."""
-    return {card: Standing(min(Fraction(charge, settings.scale), Fraction(1)), charge)
-            for card, charge in settings.initial.items()}
-
-
-def recompute(previous: Table, counts: Mapping[str, int], decks: int,
-              settings: FormatSettings) -> Table:
-    """CH-2.4 - CH-2.6 for every card listed before or seen in the source epoch."""
-    prior = settings.prior_decks
-    table: Table = {}
-    for card in previous.keys() | counts.keys():
-        prev_share = previous[card].smoothed if card in previous else Fraction(0)
-        smoothed = Fraction(counts.get(card, 0) + prior * prev_share) / (decks + prior)
-        table[card] = Standing(smoothed, charge_of(smoothed, settings))
-    return table
-
-
-def carry_over(previous: Table, counts: Mapping[str, int]) -> Table:
-    """CH-2.7: the previous table unchanged; cards first seen now are listed at their implicit 0."""
-    return {**{card: Standing(Fraction(0), 0) for card in counts}, **previous}
-
-
-def next_table(previous: Table, counts: Mapping[str, int], decks: int,
-               settings: FormatSettings) -> tuple[Table, bool]:
-    """The table of epoch k from epoch k-1's decks, and whether it was carried over."""
-    if decks == 0 or decks < settings.min_decks:
-        return carry_over(previous, counts), True
-    return recompute(previous, counts, decks, settings), False
-
+# --- every epoch's table (the recursion itself is engine.charges': CH-2.2, CH-2.5 - CH-2.7) ---
 
 def table_rows(epoch: int, table: Table, previous: Table | None, counts: Mapping[str, int],
                decks: int, carried: bool) -> list[dict[str, Any]]:
