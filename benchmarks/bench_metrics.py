@@ -6,17 +6,19 @@
 
 Without --lake, a season of about --matches simulated Vitorian matches is built through the
 command line (postgame simulate, then postgame ingest) in a temporary folder. Then, best of
---repeat runs each:
+--repeat runs each, taking turns:
 - DuckDB: the whole suite (metrics.run_all: coverage, card usage, matchups, first player,
   factions, archetypes) and card_usage alone, every run reading the Parquet files afresh;
 - pandas: the same card-usage metrics (pipeline.stats_cross_check.card_usage: read the Parquet
   files with pandas, groupby and merge), which must agree with the SQL to 1e-9.
-Wall and CPU seconds are both printed: DuckDB uses every core, pandas one.
+Wall and CPU seconds are both printed: DuckDB uses every core, pandas one. The load average
+is printed before and after: on a busy machine, rerun, and read the CPU seconds beside the wall.
 """
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -49,16 +51,21 @@ def build_lake(folder: Path, matches: int, workers: int) -> Path:
     return folder / "lake"
 
 
-def best_of(repeat: int, run: Callable[[], Any]) -> tuple[float, float, Any]:
-    """The fastest of `repeat` runs, wall clock and CPU (all threads of this process): on a
-    shared machine the CPU seconds hold still when the wall clock does not."""
-    walls, cpus, result = [], [], None
+def best_of(repeat: int, runs: dict[str, Callable[[], Any]]
+            ) -> dict[str, tuple[float, float, Any]]:
+    """The fastest of `repeat` runs of each, wall clock and CPU (all threads of this process):
+    on a shared machine the CPU seconds hold still when the wall clock does not. The runs take
+    turns (round after round of each), so a busy spell of the machine slows all of them alike."""
+    walls: dict[str, list[float]] = {name: [] for name in runs}
+    cpus: dict[str, list[float]] = {name: [] for name in runs}
+    results: dict[str, Any] = {}
     for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        result = run()
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-    return min(walls), min(cpus), result
+        for name, run in runs.items():
+            wall, cpu = time.perf_counter(), time.process_time()
+            results[name] = run()
+            walls[name].append(time.perf_counter() - wall)
+            cpus[name].append(time.process_time() - cpu)
+    return {name: (min(walls[name]), min(cpus[name]), results[name]) for name in runs}
 
 
 def connect(lake: Lake, threads: int | None) -> duckdb.DuckDBPyConnection:
@@ -98,9 +105,11 @@ def report(lake: Lake, repeat: int, threads: int | None = None) -> None:
                 for t in ("matches", "deck_cards", "card_events")}
     print(f"lake {lake.root}: {rows['matches']} matches, {rows['deck_cards']} deck lines, "
           f"{rows['card_events']} card events")
-    suite = best_of(repeat, lambda: duckdb_suite(lake, threads))
-    usage = best_of(repeat, lambda: duckdb_card_usage(lake, threads))
-    pandas = best_of(repeat, lambda: pandas_card_usage(lake))
+    print(f"load average before: {_load()}")
+    best = best_of(repeat, {"suite": lambda: duckdb_suite(lake, threads),
+                            "usage": lambda: duckdb_card_usage(lake, threads),
+                            "pandas": lambda: pandas_card_usage(lake)})
+    suite, usage, pandas = best["suite"], best["usage"], best["pandas"]
     print(f"threads: DuckDB {_threads(lake, threads)}, pandas 1; best of {repeat}     wall s    CPU s")
     for label, (wall, cpu, _) in (("DuckDB full suite (6 models)", suite),
                                   ("DuckDB card_usage", usage),
@@ -111,6 +120,12 @@ def report(lake: Lake, repeat: int, threads: int | None = None) -> None:
     print(f"{'pandas card_usage / DuckDB card_usage':38s} {pandas[0] / usage[0]:7.1f}x "
           f"{pandas[1] / usage[1]:7.1f}x")
     print(f"largest difference SQL vs pandas: {same_numbers(usage[2], pandas[2]):.1e}")
+    print(f"load average after: {_load()}")
+
+
+def _load() -> str:
+    """The 1, 5 and 15 minute load averages, beside the machine's core count."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg()) + f" ({os.cpu_count()} cores)"
 
 
 def _threads(lake: Lake, threads: int | None) -> int:

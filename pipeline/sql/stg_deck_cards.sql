@@ -1,6 +1,6 @@
 -- model: stg_deck_cards (staging: rename and cast only; no filter, no aggregate)
--- grain: one row per card line of a seat's deck list (a card may in principle sit in two
--- sections; the metric models sum its copies per seat-game)
+-- grain: one row per card of a seat's deck list: a card sits in one section, all its copies
+-- on one line (audit decks_have_cards), so the metric models count a line as a deck
 -- source: deck_cards (pipeline/schema.py DECK_CARDS)
 SELECT
     match_id,

@@ -92,6 +92,11 @@ BREAKAGES: dict[str, tuple[dict[str, pa.Table], set[str]]] = {
     "a seat with no deck": (
         {**whole_match("x2"), "deck_cards": rows("deck_cards", card_line("x2", 0))},
         {"decks_have_cards"}),
+    "a card in two sections of a deck": (
+        {**whole_match("x5"), "deck_cards": rows(
+            "deck_cards", card_line("x5", 0), {**card_line("x5", 0), "section": "convoy"},
+            card_line("x5", 1))},
+        {"decks_have_cards"}),
     "a match twice": (
         {"matches": rows("matches", match("vw-2026-001-r1-t1"))},
         {"matches_unique", "seats_two_per_match", "win_counts_add_up", "results_match_winner",
