@@ -61,7 +61,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=300)
     n = parser.parse_args().matches
     t_greedy, logs = simulate(n, GreedyBot)
-    t_random, random_logs = simulate(n, RandomBot)
+    t_random, _random_logs = simulate(n, RandomBot)
     events = sum(len(e) for _, e in logs)
     t_fold, t_replay = plain_fold(logs), replay_all(logs)
     print(f"matches: {n} greedy-vs-greedy, {events} events ({events / n:.0f} per match)")

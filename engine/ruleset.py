@@ -126,5 +126,5 @@ def known_rulesets() -> list[str]:
 
 
 def _load_builtin() -> None:
-    import engine.eredan  # noqa: F401  (registers eredan@1)
+    import engine.eredan
     import engine.vitorian  # noqa: F401  (registers vitorian@1)

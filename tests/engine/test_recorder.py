@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.replay import IllegalEvent
 from engine.recorder import record, start_match
+from engine.replay import IllegalEvent
 from events.log import ConcurrencyError, read_log
 from events.vitorian import EndPhase, FirstPlayer, Shuffle
 from tests.vitorian.scenario import header

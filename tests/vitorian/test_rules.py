@@ -5,13 +5,35 @@ import pytest
 
 from engine.ruleset import DeckError, RuleViolation
 from engine.vitorian.cards import Card, Destroy, Modify
-from events.base import DeckEntry, DeckList, Header, Seat
+from events.base import DeckList, Header, Seat
 from events.vitorian import (
-    Concede, DeclareAttack, EndPhase, FirstPlayer, Gank, KeepHand, LinkEquipment, Mobilize,
-    Move, Mulligan, PassPriority, PayUpkeep, PlayFieldCondition, PlayOrder, Recycle, Shuffle,
+    Concede,
+    DeclareAttack,
+    EndPhase,
+    FirstPlayer,
+    Gank,
+    KeepHand,
+    LinkEquipment,
+    Mobilize,
+    Move,
+    Mulligan,
+    PassPriority,
+    PayUpkeep,
+    PlayFieldCondition,
+    PlayOrder,
+    Recycle,
+    Shuffle,
 )
 from tests.vitorian.scenario import (
-    RULES, at, clear_board, header, in_hand, put, resources, started, unit_card,
+    RULES,
+    at,
+    clear_board,
+    header,
+    in_hand,
+    put,
+    resources,
+    started,
+    unit_card,
 )
 
 P1, P2 = 0, 1
@@ -80,7 +102,7 @@ def test_mobilize_only_to_an_empty_cell_of_your_rows_paying_the_level():
     p1, p2, s1 = resources(state, P1, ready="PPS")
     card = in_hand(state, P1, unit_card(2, 2, level=2, cost_p=1))
     put(state, P1, (1, 1), unit_card(1, 1))
-    ok = dict(seat=P1, card=card, exhaust=(p1, s1), returns=(p1,))
+    ok = {"seat": P1, "card": card, "exhaust": (p1, s1), "returns": (p1,)}
     refused(state, Mobilize(cell=(3, 1), **ok), "VW-7.3")
     refused(state, Mobilize(cell=(1, 1), **ok), "VW-2.4")
     refused(state, Mobilize(seat=P1, card=card, cell=(1, 2), exhaust=(p1,), returns=(p1,)),

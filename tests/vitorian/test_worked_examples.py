@@ -6,11 +6,27 @@ import pytest
 from engine.ruleset import RuleViolation
 from engine.vitorian.cards import Card, Modify
 from events.vitorian import (
-    Concede, DeclareAttack, EndPhase, KeepHand, Mobilize, Mulligan, PassPriority, PayUpkeep,
-    PlayOrder, Recycle, Shuffle,
+    Concede,
+    DeclareAttack,
+    EndPhase,
+    KeepHand,
+    Mobilize,
+    Mulligan,
+    PassPriority,
+    PayUpkeep,
+    PlayOrder,
+    Recycle,
+    Shuffle,
 )
 from tests.vitorian.scenario import (
-    RULES, at, clear_board, in_hand, put, resources, started, unit_card,
+    RULES,
+    at,
+    clear_board,
+    in_hand,
+    put,
+    resources,
+    started,
+    unit_card,
 )
 
 P1, P2 = 0, 1
@@ -91,8 +107,8 @@ def test_example_4_opening_channels_one_then_three():
 
 def test_example_5_london_mulligan_twice_bottoms_two():
     """VW-4.6, VW-4.7."""
-    from tests.vitorian.scenario import header
     from events.vitorian import FirstPlayer
+    from tests.vitorian.scenario import header
     state = RULES.setup(header())
     RULES.apply(state, FirstPlayer(seat=P1))
     while state.chance:
