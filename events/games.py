@@ -10,7 +10,7 @@ import functools
 import typing
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 
@@ -113,7 +113,6 @@ def _frame_decoder(game: str, single: bool, upcast_from: int | None) -> Callable
     events from (None: no upcaster applies)."""
     from events import upcast
 
-    kinds = _kinds("", game)
     if upcast_from is not None:
         def decode_old(data: Any) -> Any:
             seq, prev, body = _raw_record(msgspec.msgpack.decode(data))
@@ -121,11 +120,11 @@ def _frame_decoder(game: str, single: bool, upcast_from: int | None) -> Callable
             if not (isinstance(bodies, list) and all(isinstance(b, dict) for b in bodies)):
                 raise msgspec.DecodeError("the body is not a list of events")
             return msgspec.convert([seq, prev, [upcast.upcast_event(game, raw, upcast_from)
-                                                for raw in bodies]], kinds.commit)
+                                                for raw in bodies]], commit_type(game))
         return decode_old
     if not single:
-        return _msgpack(kinds.commit).decode
-    decode = _msgpack(kinds.single).decode
+        return _msgpack(commit_type(game)).decode
+    decode = _msgpack(_single_type(game)).decode
 
     def decode_single(data: Any) -> Any:
         record = decode(data)
@@ -137,29 +136,19 @@ def line_decoder(path: str | Path, game: str, schema: int) -> Callable[[bytes], 
     """Decode one event line of the JSON-lines form into Line[event], upcasting older events."""
     from events import upcast
 
-    kinds = _kinds(path, game)
+    try:
+        kind = line_type(game)
+    except UnknownGame:
+        raise UnknownGame(game, path) from None
     if not upcast.events_change(schema):
-        return _json(kinds.line).decode
+        return _json(kind).decode
 
     def decode_old(data: bytes) -> Any:
         seq, prev, body = _raw_record(msgspec.json.decode(data))
         if not isinstance(body, dict):
             raise msgspec.DecodeError("the body is not an event")
-        return msgspec.convert([seq, prev, upcast.upcast_event(game, body, schema)], kinds.line)
+        return msgspec.convert([seq, prev, upcast.upcast_event(game, body, schema)], kind)
     return decode_old
-
-
-class _Kinds(NamedTuple):
-    commit: Any
-    line: Any
-    single: Any
-
-
-def _kinds(path: str | Path, game: str) -> _Kinds:
-    try:
-        return _Kinds(commit_type(game), line_type(game), _single_type(game))
-    except UnknownGame:
-        raise UnknownGame(game, path) from None
 
 
 def _raw_record(raw: Any) -> tuple[Any, Any, Any]:

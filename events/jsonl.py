@@ -4,8 +4,9 @@ The header line is the msgspec JSON of the header ``events.base.Record`` the bin
 each event line is an ``events.base.Line``: its seq, the prev hash (base64) on the first event of
 each commit and null on the others, and the event. So a JSONL file keeps the log's commits and
 its own tamper evidence: converting it back rebuilds each binary frame and checks that every
-prev names the frame before it. binary -> JSONL -> binary gives the same bytes. Hand-edited files, whose hashes no longer match, are read with
-``rechain=True``, which renumbers and rehashes them instead.
+prev names the frame before it. binary -> JSONL -> binary gives the same bytes. Hand-edited
+files, whose hashes no longer match, are read with ``rechain=True``, which renumbers and rehashes
+them instead.
 """
 from __future__ import annotations
 
@@ -116,14 +117,13 @@ def _parse(path: str | Path, rechain: bool) -> tuple[LogFile, bytes]:
              for number, line in enumerate(lines[1:], start=2)]
     starts = _commit_starts(path, given, rechain)
     commits = [[line.body for line in given[a:b]] for a, b in itertools.pairwise(starts)]
-    frames = []
-    for start, (made, data) in zip([None, *starts], encode_records(header, commits, path)):
-        if not rechain:
-            _same_place(path, first if start is None else given[start], made,
-                        1 if start is None else start + 2)
-        frames.append(data)
+    made = list(encode_records(header, commits, path))
     if not rechain:
+        places = [(first, 1)] + [(given[i], i + 2) for i in starts[:-1]]
+        for (line, number), (record, _) in zip(places, made):
+            _same_place(path, line, record, number)
         _numbered(path, given)
+    frames = [data for _, data in made]
     events = [line.body for line in given]
     log = LogFile(Path(path), header, events, frame_hash(frames[-1]), None, schema,
                   tuple(b - a for a, b in itertools.pairwise(starts)))
