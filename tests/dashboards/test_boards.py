@@ -19,8 +19,7 @@ from dashboards.boards.vitorian import render_svg
 from engine.replay import Replay
 from engine.ruleset import OMNISCIENT, SPECTATOR, get_ruleset
 from events.jsonl import load_log
-
-SVG = "{http://www.w3.org/2000/svg}"
+from tests.dashboards.board_checks import SVG, assert_hand_hidden, assert_secrets_hidden, view_at
 
 
 @pytest.fixture(scope="module")
@@ -29,31 +28,9 @@ def replay(season_logs: list[Path]) -> Replay:
     return Replay(get_ruleset(log.header.ruleset), log.header, log.events)
 
 
-def view_at(replay: Replay, step: int, perspective: Any) -> dict[str, Any]:
-    return replay.ruleset.view(replay.seek(step), perspective)
-
-
 def changes_at(replay: Replay, step: int) -> list[Any]:
     replay.seek(step)
     return replay.changes
-
-
-def names_in(value: Any) -> set[str]:
-    """Every card or player name anywhere in a view (what that perspective may know)."""
-    if isinstance(value, dict):
-        found = {v for k, v in value.items() if k in ("name", "player") and isinstance(v, str)}
-        return found.union(*(names_in(v) for v in value.values()))
-    if isinstance(value, list):
-        return set().union(*(names_in(v) for v in value))
-    return set()
-
-
-def secret_names(replay: Replay, step: int, seat: int) -> set[str]:
-    """Names in the other seat's hand that nothing `seat` may see also carries."""
-    everything = view_at(replay, step, OMNISCIENT)
-    hand = {card["name"] for card in everything["seats"][1 - seat]["hand"]}
-    public = names_in(view_at(replay, step, seat))
-    return {n for n in hand if not any(n in known for known in public)}
 
 
 def test_every_step_parses_as_svg_for_every_perspective(replay: Replay) -> None:
@@ -64,25 +41,13 @@ def test_every_step_parses_as_svg_for_every_perspective(replay: Replay) -> None:
 
 
 def test_a_hidden_hand_is_drawn_as_card_backs_only(replay: Replay) -> None:
-    step = len(replay) // 2
-    view = view_at(replay, step, 0)
-    svg = render_svg(view, [])
-    opponent, mine = view["seats"][1], view["seats"][0]
-    assert opponent["hand"] is None and opponent["hand_count"] > 0
-    assert svg.count('class="card-back"') == opponent["hand_count"]
-    assert svg.count('class="card-face"') == mine["hand_count"]
+    svg, opponent = assert_hand_hidden(replay, len(replay) // 2, render_svg)
     assert f"Hand ({opponent['hand_count']}) · hidden" in svg
 
 
 def test_the_opponents_hand_names_never_appear_in_a_seats_svg(replay: Replay) -> None:
-    checked = 0
-    for step in range(len(replay) + 1):
-        for seat in (0, 1):
-            secrets = secret_names(replay, step, seat)
-            svg = render_svg(view_at(replay, step, seat), [])
-            assert not [name for name in secrets if name in svg], f"step {step} seat {seat}"
-            checked += len(secrets)
-    assert checked > 0, "the match never had a secret to keep"
+    assert_secrets_hidden(
+        replay, lambda step, seat: render_svg(view_at(replay, step, seat), []))
 
 
 def test_a_spectator_sees_no_hand_and_the_organiser_every_hand(replay: Replay) -> None:

@@ -15,6 +15,7 @@ from events.base import Header, Seat
 from events.vitorian import FirstPlayer, KeepHand, Shuffle
 
 RULES = get_ruleset("vitorian@1")
+P1, P2 = 0, 1
 _ids = count(1000)
 
 

@@ -1,108 +1,36 @@
-"""Properties of whole simulated Vitorian matches: they end, replay reproduces them, and no seat
-ever sees what the rules hide from it."""
+"""Properties of whole simulated Vitorian matches: they end (VW-12.5), replay reproduces them,
+and no seat ever sees what the rules hide from it. The properties shared with every game are in
+tests/game_properties.py."""
 from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from engine.bots import RandomBot
-from engine.replay import Replay
-from engine.ruleset import CHANCE, get_ruleset
-from engine.simulate import play_match
+from engine.ruleset import CHANCE
 from engine.vitorian.archetypes import ARCHETYPES, build_deck
 from engine.vitorian.bot import GreedyBot
 from engine.vitorian.flow import TURN_CAP
 from engine.vitorian.state import State
-from events.base import Header, Seat
-
-RULES = get_ruleset("vitorian@1")
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
-
-
-def make_header(seed: int) -> Header:
-    rng = random.Random(seed)
-    seats = [Seat(seat=i, player=f"p{i}", deck=build_deck(rng.choice(ARCHETYPES), rng, f"d{i}"))
-             for i in (0, 1)]
-    return Header(game="vitorian", ruleset="vitorian@1", match_id=f"prop-{seed}", seats=seats,
-                  seed=seed)
-
-
-def simulate(seed: int, bots: tuple[str, str]) -> tuple[Header, list]:
-    header = make_header(seed)
-    events, _ = play_match(RULES, header, {i: BOTS[b]() for i, b in enumerate(bots)},
-                           random.Random(seed))
-    return header, events
-
-
-def fold(header: Header, events: list) -> State:
-    state = RULES.setup(header)
-    for event in events:
-        RULES.apply(state, event)
-    return state
-
-
-bot_pairs = st.sampled_from([("random", "random"), ("greedy", "random"), ("greedy", "greedy")])
-
-
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**9), bots=bot_pairs)
-def test_every_simulated_match_ends_within_the_turn_cap(seed, bots):
-    """VW-12.5."""
-    header, events = simulate(seed, bots)
-    state = fold(header, events)
-    assert state.over and state.turn <= TURN_CAP
-    assert RULES.to_move(state) is None
-
-
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10**9), bots=bot_pairs)
-def test_replay_reproduces_the_final_state_at_every_seek(seed, bots):
-    header, events = simulate(seed, bots)
-    final = RULES.view(fold(header, events), "organiser")
-    replay = Replay(RULES, header, events)
-    replay.seek(len(events))
-    assert RULES.view(replay.state, "organiser") == final
-    middle = len(events) // 2
-    replay.seek(middle)
-    assert RULES.view(replay.state, "organiser") == RULES.view(
-        fold(header, events[:middle]), "organiser")
+from tests.game_properties import Game, property_tests, swap_opponents_hidden_cards
 
 
 def _hide_swap(state: State, seat: int, rng: random.Random) -> None:
     """Change only what `seat` may not see: the opponent's hand identities and deck order."""
-    other = state.players[1 - seat]
-    hidden = other.hand + other.deck
-    cards = [state.cards[c] for c in hidden]
-    rng.shuffle(cards)
-    for cid, card in zip(hidden, cards):
-        state.cards[cid] = card
-    rng.shuffle(other.deck)
+    swap_opponents_hidden_cards(state, seat, rng)
     state.players[seat].bottomed = list(state.players[seat].bottomed)
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**9), cut=st.floats(0, 1))
-def test_a_seat_view_ignores_the_opponents_hidden_cards(seed, cut):
-    header, events = simulate(seed, ("greedy", "random"))
-    state = fold(header, events[:int(len(events) * cut)])
-    for seat in (0, 1):
-        before = RULES.view(state, seat)
-        spectator = RULES.view(state, "spectator")
-        changed = state.copy()
-        changed.cards = dict(state.cards)
-        _hide_swap(changed, seat, random.Random(seed))
-        assert RULES.view(changed, seat) == before
-        changed_both = state.copy()
-        changed_both.cards = dict(state.cards)
-        _hide_swap(changed_both, 0, random.Random(seed))
-        _hide_swap(changed_both, 1, random.Random(seed + 1))
-        assert RULES.view(changed_both, "spectator") == spectator
+VITORIAN = Game(name="vitorian", ruleset="vitorian@1", archetypes=ARCHETYPES,
+                build_deck=build_deck, greedy_bot=GreedyBot, turn_cap=TURN_CAP,
+                hide_swap=_hide_swap)
+RULES = VITORIAN.rules
+
+
+class TestVitorianMatches(property_tests(VITORIAN)):
+    """The shared properties."""
 
 
 def test_opponent_hand_never_appears_in_a_seat_view():
-    header, events = simulate(7, ("greedy", "greedy"))
+    header, events = VITORIAN.simulate(7, ("greedy", "greedy"))
     state = RULES.setup(header)
     for event in events:
         RULES.apply(state, event)
@@ -113,13 +41,3 @@ def test_opponent_hand_never_appears_in_a_seat_view():
             assert view["seats"][1 - seat]["hand"] is None
             assert view["seats"][1 - seat]["deck"] is None
             assert view["seats"][seat]["hand"] is not None
-
-
-def test_greedy_beats_random_clearly():
-    wins = 0
-    for seed in range(60):
-        seat = seed % 2
-        bots = ("greedy", "random") if seat == 0 else ("random", "greedy")
-        header, events = simulate(seed, bots)
-        wins += RULES.outcome(fold(header, events)).winner == seat
-    assert wins >= 45

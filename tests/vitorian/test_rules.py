@@ -25,6 +25,8 @@ from events.vitorian import (
     Shuffle,
 )
 from tests.vitorian.scenario import (
+    P1,
+    P2,
     RULES,
     at,
     clear_board,
@@ -35,8 +37,6 @@ from tests.vitorian.scenario import (
     started,
     unit_card,
 )
-
-P1, P2 = 0, 1
 
 
 def refused(state, event, rule: str) -> None:

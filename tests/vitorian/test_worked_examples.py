@@ -5,6 +5,7 @@ import pytest
 
 from engine.ruleset import RuleViolation
 from engine.vitorian.cards import Card, Modify
+from engine.vitorian.state import State
 from events.vitorian import (
     Concede,
     DeclareAttack,
@@ -19,6 +20,8 @@ from events.vitorian import (
     Shuffle,
 )
 from tests.vitorian.scenario import (
+    P1,
+    P2,
     RULES,
     at,
     clear_board,
@@ -28,8 +31,6 @@ from tests.vitorian.scenario import (
     started,
     unit_card,
 )
-
-P1, P2 = 0, 1
 
 
 def pass_combat(state) -> None:
@@ -267,13 +268,21 @@ def test_example_14_burn_out_skips_the_next_turn():
     assert state.turn == 13
 
 
+def recycling_a_heavy(colors: tuple[str, str], cell: tuple[int, int], *, ready: str = "",
+                      exhausted: str = "") -> tuple[State, int, list[int]]:
+    """P1's main phase on an otherwise empty board: one heavy 3/3 of P1's at `cell` and the
+    Resource Area `ready` / `exhausted` (as in `resources`). The state, the unit, the resources."""
+    state = started(colors)
+    clear_board(state)
+    heavy = put(state, P1, cell, unit_card(3, 3, keywords=("heavy",)))
+    area = resources(state, P1, ready=ready, exhausted=exhausted)
+    at(state, "main", P1)
+    return state, heavy, area
+
+
 def test_example_15_red_recycles():
     """VW-8.2 to VW-8.4."""
-    state = started(("red", "blue"))
-    clear_board(state)
-    heavy = put(state, P1, (2, 3), unit_card(3, 3, keywords=("heavy",)))
-    p, s = resources(state, P1, exhausted="PS")
-    at(state, "main", P1)
+    state, heavy, (p, s) = recycling_a_heavy(("red", "blue"), (2, 3), exhausted="PS")
     RULES.apply(state, Recycle(seat=P1, resource=p, ability="forced_march", unit=heavy,
                                to=(2, 4)))
     assert state.grid[(2, 4)] == heavy and state.players[P1].area == {s: True}
@@ -288,11 +297,7 @@ def test_example_15_red_recycles():
 
 def test_example_16_blue_evasive_heavy_pays_one_s():
     """VW-8.5, VW-8.6."""
-    state = started(("blue", "red"))
-    clear_board(state)
-    heavy = put(state, P1, (1, 2), unit_card(3, 3, keywords=("heavy",)))
-    p, s = resources(state, P1, ready="PS")
-    at(state, "main", P1)
+    state, heavy, (p, s) = recycling_a_heavy(("blue", "red"), (1, 2), ready="PS")
     RULES.apply(state, Recycle(seat=P1, resource=p, ability="evasive_maneuvers", unit=heavy,
                                to=(2, 3), exhaust=(s,)))
     assert state.grid[(2, 3)] == heavy and state.players[P1].area == {s: True}
