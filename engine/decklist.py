@@ -12,17 +12,29 @@ Text form, one item a line:
 `#` starts a comment (whole line, or after whitespace); blank lines are ignored. This module does
 not know any game: cards stay exactly as written (a name or an ID). Each game maps them to card IDs
 in its own check step (Vitorian Wars: engine.vitorian.deckcheck.resolve), which is also where
-unknown cards are reported, because only the game's catalog knows what exists.
+unknown cards are reported, because only the game's catalog knows what exists. The steps every
+game's check shares live here, given the catalog's `find`: `resolve_cards`, `entry_problems` and
+`in_rule_order`.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Protocol
 
 import msgspec
 
 from events.base import DeckEntry, DeckList
+
+
+class _CardWithId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+Find = Callable[[str], _CardWithId | None]
+"""A game catalog's lookup of a card by name or ID (None when the catalog does not know it)."""
 
 SINGLE_CARD_SECTIONS: frozenset[str] = frozenset({"sovereign"})
 """Sections where a card line without a count means one copy (a leader card)."""
@@ -113,3 +125,44 @@ def load_decklist(path: str | Path) -> DeckList:
     if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
         return decode_json_decklist(text, source=str(path))
     return parse_decklist(text, source=str(path))
+
+
+def resolve_cards(deck: DeckList, find: Find) -> DeckList:
+    """The deck with every name or ID `find` knows replaced by its card ID, repeated lines of a
+    card in a section merged (first position kept); unknown cards stay as written for the game's
+    check to report (VW-3.17, ER-2.14)."""
+    sections = {key: _resolve_section(entries, find) for key, entries in deck.sections.items()}
+    return DeckList(name=deck.name, sections=sections)
+
+
+def _resolve_section(entries: list[DeckEntry], find: Find) -> list[DeckEntry]:
+    counts: dict[str, int] = {}
+    for entry in entries:
+        card = find(entry.card.strip())
+        key = card.id if card else entry.card
+        counts[key] = counts.get(key, 0) + entry.count
+    return [DeckEntry(card=key, count=count) for key, count in counts.items()]
+
+
+def entry_problems(deck: DeckList, sections: Iterable[str], find: Find,
+                   rule: str) -> Iterator[tuple[str, str]]:
+    """Unknown sections, unknown cards and counts below 1, pointing at the entry as written, all
+    under `rule`, the game's rule for malformed decks (VW-3.17, ER-2.14)."""
+    known = tuple(sections)
+    for key, entries in deck.sections.items():
+        if key not in known:
+            yield rule, f"unknown section [{key}]; expected {', '.join(known)}"
+        for number, entry in enumerate(entries, start=1):
+            where = f"[{key}] entry {number}"
+            if find(entry.card.strip()) is None:
+                yield rule, f"{where}: unknown card {entry.card!r}"
+            if entry.count < 1:
+                yield rule, f"{where}: count {entry.count} for {entry.card!r} is below 1"
+
+
+def in_rule_order(problems: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Stable sort of (rule ID, reason) by rule number (VW-3.3 before VW-3.10, ER-2.4 before
+    ER-2.10), keeping each rule's own order."""
+    def key(problem: tuple[str, str]) -> tuple[int, ...]:
+        return tuple(int(part) for part in problem[0].partition("-")[2].split("."))
+    return sorted(problems, key=key)

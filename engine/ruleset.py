@@ -17,6 +17,12 @@ Perspective = int | str
 """A seat number, OMNISCIENT (the organiser sees everything) or SPECTATOR (public only)."""
 
 
+def sees_seat(perspective: Perspective, seat: int) -> bool:
+    """Whether `perspective` may see what only `seat` knows (its hand, its secret changes): the
+    organiser and that seat itself."""
+    return perspective == OMNISCIENT or perspective == seat
+
+
 class RuleViolation(ValueError):
     """An event the rules forbid; carries the rule ID it breaks."""
 
@@ -86,7 +92,7 @@ class Ruleset(Protocol):
 
 class PendingSeatRules:
     """The Ruleset glue shared by games whose state has copy(), over, chance (outcomes awaited),
-    pending (the seat awaited) and turn."""
+    pending (the seat awaited), turn, and winner, reason and rule once over."""
 
     def clone(self, state: Any) -> Any:
         return state.copy()
@@ -98,6 +104,12 @@ class PendingSeatRules:
 
     def turn(self, state: Any) -> int:
         return int(state.turn)
+
+    def outcome(self, state: Any) -> Outcome | None:
+        """How the match ended, once it is over (VW-12.1, ER-1.9); None while it goes on."""
+        if not state.over:
+            return None
+        return Outcome(winner=state.winner, reason=state.reason, rule=state.rule)
 
 
 _REGISTRY: dict[str, Ruleset] = {}

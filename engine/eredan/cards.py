@@ -9,13 +9,14 @@ unsupported card can never be silently half-played.
 """
 from __future__ import annotations
 
-import tomllib
 import typing
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
 import msgspec
+
+from engine.catalog import read_catalog
 
 Guild = Literal["kotoba", "zil", "noz_dingard", "runic_legion", "nightmares"]
 Affiliation = Literal["kotoba", "zil", "noz_dingard", "runic_legion", "nightmares", "mercenary"]
@@ -372,9 +373,4 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "eredan"
 @cache
 def load_catalog(path: Path | None = None) -> Catalog:
     """Decode the catalog; unknown fields, effects or wrong types are refused naming the file."""
-    path = path or DATA_DIR / "cards.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        return Catalog(msgspec.convert(raw, CatalogFile))
-    except (tomllib.TOMLDecodeError, msgspec.ValidationError, ValueError) as err:
-        raise ValueError(f"{path}: invalid card catalog: {err}") from err
+    return read_catalog(path or DATA_DIR / "cards.toml", CatalogFile, Catalog)

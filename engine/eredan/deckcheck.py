@@ -9,8 +9,8 @@ number (unknown cards or sections, counts below 1) are reported under ER-2.14.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
+from engine.decklist import entry_problems, in_rule_order, resolve_cards
 from engine.eredan.cards import Card, Catalog, Character, Format, load_catalog
 from engine.eredan.charges import ChargeTable, admits, deck_charge
 from events.base import DeckEntry, DeckList
@@ -26,18 +26,7 @@ MAX_COPIES = 3  # ER-2.11
 def resolve(deck: DeckList, catalog: Catalog | None = None) -> DeckList:
     """The deck with every known name or ID replaced by its card ID, repeated lines of a card in a
     section merged (first position kept); unknown cards stay as written for check_deck."""
-    catalog = catalog or load_catalog()
-    sections = {key: _resolve_section(entries, catalog) for key, entries in deck.sections.items()}
-    return DeckList(name=deck.name, sections=sections)
-
-
-def _resolve_section(entries: list[DeckEntry], catalog: Catalog) -> list[DeckEntry]:
-    counts: dict[str, int] = {}
-    for entry in entries:
-        card = catalog.find(entry.card.strip())
-        key = card.id if card else entry.card
-        counts[key] = counts.get(key, 0) + entry.count
-    return [DeckEntry(card=key, count=count) for key, count in counts.items()]
+    return resolve_cards(deck, (catalog or load_catalog()).find)
 
 
 def deck_guilds(characters: list[Character]) -> tuple[str, ...]:
@@ -54,7 +43,7 @@ def check_deck(deck: DeckList, catalog: Catalog | None = None, fmt: str | Format
     """Every construction rule `deck` breaks in format `fmt`, in rule order; [] when legal.
     The charge cap is checked only when a charge table is given (ER-3.6)."""
     catalog = catalog or load_catalog()
-    problems = list(_structure(deck, catalog))
+    problems = list(entry_problems(deck, SECTIONS, catalog.find, "ER-2.14"))
     resolved = resolve(deck, catalog)
     chars = _known(resolved.section("characters"), catalog)
     cards = _known(resolved.section("deck"), catalog)
@@ -69,19 +58,7 @@ def check_deck(deck: DeckList, catalog: Catalog | None = None, fmt: str | Format
         if charges is not None and form.charge_cap is not None:  # ER-3.2: no cap otherwise
             cap = form.charge_cap if charges.cap is None else charges.cap
             problems += _cap(chars + cards, charges, cap, catalog)
-    return _in_rule_order(problems)
-
-
-def _structure(deck: DeckList, catalog: Catalog) -> Iterator[Problem]:
-    for key, entries in deck.sections.items():
-        if key not in SECTIONS:
-            yield "ER-2.14", f"unknown section [{key}]; expected {', '.join(SECTIONS)}"
-        for number, entry in enumerate(entries, start=1):
-            where = f"[{key}] entry {number}"
-            if catalog.find(entry.card.strip()) is None:
-                yield "ER-2.14", f"{where}: unknown card {entry.card!r}"
-            if entry.count < 1:
-                yield "ER-2.14", f"{where}: count {entry.count} for {entry.card!r} is below 1"
+    return in_rule_order(problems)
 
 
 def _format(name: str, catalog: Catalog, problems: list[Problem]) -> Format | None:
@@ -187,10 +164,3 @@ def _cap(counted: Counted, table: ChargeTable, cap: int, catalog: Catalog) -> li
         return []
     top = ", ".join(f"{catalog.by_id[cid].name} {amount}" for cid, amount in parts[:3])
     return [("ER-3.3", f"deck charge {total} exceeds {cap} in table {table.version} (top: {top})")]
-
-
-def _in_rule_order(problems: list[Problem]) -> list[Problem]:
-    """Stable sort by rule number (ER-2.4 before ER-2.10), keeping each rule's own order."""
-    def key(problem: Problem) -> tuple[int, ...]:
-        return tuple(int(part) for part in problem[0].removeprefix("ER-").split("."))
-    return sorted(problems, key=key)

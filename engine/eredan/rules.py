@@ -15,7 +15,7 @@ from engine.eredan.setup import initial_state
 from engine.eredan.state import HAND_SIZE, State
 from engine.eredan.stats import hand_target
 from engine.eredan.view import view_of
-from engine.ruleset import Change, Outcome, PendingSeatRules, Perspective, RuleViolation
+from engine.ruleset import Change, PendingSeatRules, Perspective, RuleViolation
 from events.base import Header
 from events.eredan import ChooseCombatants, Discard, Event, Initiative, Leave, PlayCards, Shuffle
 
@@ -73,11 +73,6 @@ class EredanRules(PendingSeatRules):
 
     def view(self, state: State, perspective: Perspective) -> dict[str, Any]:
         return view_of(state, perspective)
-
-    def outcome(self, state: State) -> Outcome | None:
-        if not state.over:
-            return None
-        return Outcome(winner=state.winner, reason=state.reason, rule=state.rule)
 
 
 def ticket_owner(state: State, ticket: int) -> int:

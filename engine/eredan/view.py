@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.eredan.state import Fighter, Player, State
 from engine.eredan.stats import hand_target, stats
-from engine.ruleset import OMNISCIENT, Perspective
+from engine.ruleset import OMNISCIENT, Perspective, sees_seat
 
 STATISTICS = ("played", "combats", "damage", "healing", "hp_lost", "defeats")
 
@@ -44,17 +44,13 @@ def view_of(state: State, perspective: Perspective) -> dict[str, Any]:
     }
 
 
-def _sees(perspective: Perspective, seat: int) -> bool:
-    return perspective == OMNISCIENT or perspective == seat
-
-
 def _card(state: State, cid: int) -> dict[str, Any]:
     card = state.cards[cid]
     return {"id": cid, "card": card.id, "name": card.name}
 
 
 def _seat(state: State, player: Player, perspective: Perspective) -> dict[str, Any]:
-    owner = _sees(perspective, player.seat)
+    owner = sees_seat(perspective, player.seat)
     return {
         "seat": player.seat,
         "player": player.name,

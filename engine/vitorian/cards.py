@@ -5,12 +5,13 @@ ReadyUnit); the engine implements each one and refuses cards whose effect it doe
 """
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
 import msgspec
+
+from engine.catalog import read_catalog
 
 Color = Literal["red", "blue", "white", "green", "gold", "gray"]
 NATIONS: tuple[Color, ...] = ("red", "blue", "white", "green")
@@ -124,9 +125,5 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "vitorian"
 @cache
 def load_catalog(path: Path | None = None) -> Catalog:
     """Decode the catalog; unknown fields or wrong types are refused naming the file."""
-    path = path or DATA_DIR / "cards.toml"
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        return Catalog(msgspec.convert(raw, CatalogFile).cards)
-    except (tomllib.TOMLDecodeError, msgspec.ValidationError, ValueError) as err:
-        raise ValueError(f"{path}: invalid card catalog: {err}") from err
+    return read_catalog(path or DATA_DIR / "cards.toml", CatalogFile,
+                        lambda data: Catalog(data.cards))

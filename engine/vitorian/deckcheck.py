@@ -11,8 +11,8 @@ malformed decks at setup.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
+from engine.decklist import entry_problems, in_rule_order, resolve_cards
 from engine.vitorian.cards import UTILITY, Card, Catalog, load_catalog
 from events.base import DeckEntry, DeckList
 
@@ -27,24 +27,13 @@ MANEUVER_TYPES = frozenset({"unit", "order", "equipment", "field_condition"})  #
 def resolve(deck: DeckList, catalog: Catalog | None = None) -> DeckList:
     """The deck with every known name or ID replaced by its card ID, repeated lines of a card in a
     section merged (first position kept); unknown cards stay as written for check_deck to report."""
-    catalog = catalog or load_catalog()
-    sections = {key: _resolve_section(entries, catalog) for key, entries in deck.sections.items()}
-    return DeckList(name=deck.name, sections=sections)
-
-
-def _resolve_section(entries: list[DeckEntry], catalog: Catalog) -> list[DeckEntry]:
-    counts: dict[str, int] = {}
-    for entry in entries:
-        card = catalog.find(entry.card.strip())
-        key = card.id if card else entry.card
-        counts[key] = counts.get(key, 0) + entry.count
-    return [DeckEntry(card=key, count=count) for key, count in counts.items()]
+    return resolve_cards(deck, (catalog or load_catalog()).find)
 
 
 def check_deck(deck: DeckList, catalog: Catalog | None = None) -> list[Problem]:
     """Every construction rule `deck` breaks, in rule order; [] when the deck is legal."""
     catalog = catalog or load_catalog()
-    problems = list(_structure(deck, catalog))
+    problems = list(entry_problems(deck, SECTIONS, catalog.find, "VW-3.17"))
     resolved = resolve(deck, catalog)
     cards = {key: _known(entries, catalog) for key, entries in resolved.sections.items()}
     sovereign = _sovereign(cards.get("sovereign", []), problems)
@@ -57,20 +46,7 @@ def check_deck(deck: DeckList, catalog: Catalog | None = None) -> list[Problem]:
         problems += _color_identity(sovereign, maneuver)
         problems += _defense(sovereign, resolved, cards.get("defense", []))
     problems += _convoy(resolved, cards.get("convoy", []))
-    return _in_rule_order(problems)
-
-
-def _structure(deck: DeckList, catalog: Catalog) -> Iterator[Problem]:
-    """Unknown sections, unknown cards and counts below 1, pointing at the entry as written."""
-    for key, entries in deck.sections.items():
-        if key not in SECTIONS:
-            yield "VW-3.17", f"unknown section [{key}]; expected {', '.join(SECTIONS)}"
-        for number, entry in enumerate(entries, start=1):
-            where = f"[{key}] entry {number}"
-            if catalog.find(entry.card.strip()) is None:
-                yield "VW-3.17", f"{where}: unknown card {entry.card!r}"
-            if entry.count < 1:
-                yield "VW-3.17", f"{where}: count {entry.count} for {entry.card!r} is below 1"
+    return in_rule_order(problems)
 
 
 def _known(entries: list[DeckEntry], catalog: Catalog) -> list[tuple[Card, int]]:
@@ -164,10 +140,3 @@ def _convoy(deck: DeckList, cards: list[tuple[Card, int]]) -> list[Problem]:
         problems.append(("VW-3.10", (f"the Supply Convoy needs exactly {CONVOY_SIZE} cards, "
                                     f"found {total}")))
     return problems
-
-
-def _in_rule_order(problems: list[Problem]) -> list[Problem]:
-    """Stable sort by rule number (VW-3.3 before VW-3.10), keeping each rule's own order."""
-    def key(problem: Problem) -> tuple[int, ...]:
-        return tuple(int(part) for part in problem[0].removeprefix("VW-").split("."))
-    return sorted(problems, key=key)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.ruleset import Change, Outcome, PendingSeatRules, Perspective, RuleViolation
+from engine.ruleset import Change, PendingSeatRules, Perspective, RuleViolation
 from engine.vitorian import combat, flow, main_phase, orders, recycle, zones
 from engine.vitorian.legal import legal_events
 from engine.vitorian.setup import initial_state
@@ -97,11 +97,6 @@ class VitorianRules(PendingSeatRules):
 
     def view(self, state: State, perspective: Perspective) -> dict[str, Any]:
         return view_of(state, perspective)
-
-    def outcome(self, state: State) -> Outcome | None:
-        if not state.over:
-            return None
-        return Outcome(winner=state.winner, reason=state.reason, rule=state.rule)
 
 
 def _zone(state: State, seat: int, zone: str) -> list[int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.ruleset import OMNISCIENT, Change, Perspective
+from engine.ruleset import OMNISCIENT, Change, Perspective, sees_seat
 from engine.vitorian import stats
 from engine.vitorian.state import Player, State, Unit
 
@@ -38,17 +38,13 @@ def view_of(state: State, perspective: Perspective) -> dict[str, Any]:
     }
 
 
-def _sees_all(perspective: Perspective, seat: int) -> bool:
-    return perspective == OMNISCIENT or perspective == seat
-
-
 def _card(state: State, cid: int) -> dict[str, Any]:
     card = state.cards[cid]
     return {"id": cid, "card": card.id, "name": card.name}
 
 
 def _seat(state: State, player: Player, perspective: Perspective) -> dict[str, Any]:
-    owner = _sees_all(perspective, player.seat)
+    owner = sees_seat(perspective, player.seat)
     return {
         "seat": player.seat,
         "player": player.name,
@@ -107,6 +103,6 @@ def _unit(state: State, unit: Unit) -> dict[str, Any]:
 
 def visible_change(change: Change, perspective: Perspective) -> Change | None:
     """The change as `perspective` sees it: secret cards of another seat become hidden."""
-    if change.secret_to is None or _sees_all(perspective, change.secret_to):
+    if change.secret_to is None or sees_seat(perspective, change.secret_to):
         return change
     return Change(kind=change.kind, seat=change.seat, amount=change.amount, text=change.text)
