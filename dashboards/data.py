@@ -123,15 +123,12 @@ def quarantined(lake: LakeRef) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False)
 def tournaments(lake: LakeRef, game: str) -> list[str]:
-    return query(lake, "SELECT DISTINCT tournament FROM matches WHERE game = $game "
-                       "AND tournament IS NOT NULL ORDER BY tournament",
-                 {"game": game})["tournament"].tolist()
+    return _values(lake, "matches", "tournament", game)
 
 
 @st.cache_data(show_spinner=False)
 def players(lake: LakeRef, game: str) -> list[str]:
-    return query(lake, "SELECT DISTINCT player FROM seats WHERE game = $game "
-                       "AND player IS NOT NULL ORDER BY player", {"game": game})["player"].tolist()
+    return _values(lake, "seats", "player", game)
 
 
 @st.cache_data(show_spinner=False)
@@ -228,15 +225,20 @@ def _events(path: str, stamp: tuple[int, int], perspective: int | str) -> pd.Dat
 
 @st.cache_data(show_spinner=False)
 def formats(lake: LakeRef, game: str) -> list[str]:
-    return query(lake, "SELECT DISTINCT format FROM matches WHERE game = $game "
-                       "AND format IS NOT NULL ORDER BY format", {"game": game})["format"].tolist()
+    return _values(lake, "matches", "format", game)
 
 
 @st.cache_data(show_spinner=False)
 def factions(lake: LakeRef, game: str) -> list[str]:
-    return query(lake, "SELECT DISTINCT faction FROM seats WHERE game = $game "
-                       "AND faction IS NOT NULL ORDER BY faction",
-                 {"game": game})["faction"].tolist()
+    return _values(lake, "seats", "faction", game)
+
+
+def _values(lake: LakeRef, table: str, column: str, game: str) -> list[str]:
+    """The distinct values a column of a fact table takes for a game, sorted, NULL left out: a
+    filter's choices. table and column are this module's names, never a user's text."""
+    return query(lake, f"SELECT DISTINCT {column} FROM {table} WHERE game = $game "
+                       f"AND {column} IS NOT NULL ORDER BY {column}",
+                 {"game": game})[column].tolist()
 
 
 @st.cache_data(show_spinner=False)

@@ -89,6 +89,16 @@ def scope_filters(lake: data.LakeRef, game: str, with_faction: bool = True,
     return Scope(game, fmt, date_from, date_to, faction, min_sample)
 
 
+def scoped_page(title: str, with_faction: bool = True) -> tuple[data.LakeRef, Scope]:
+    """A page over a scope of the lake: the lake, the game and the filters (sidebar), then the
+    page's title and its filters in words."""
+    lake = require_lake()
+    scope = scope_filters(lake, pick_game(lake), with_faction=with_faction)
+    st.title(title)
+    st.caption(scope_caption(scope))
+    return lake, scope
+
+
 def _day_range(days: Any, first: date, last: date) -> tuple[date | None, date | None]:
     """The picked days as a filter; the whole span is no filter at all (None, None), and a
     range still being picked (one end only) runs to the last day."""

@@ -8,10 +8,14 @@ parameters and three kinds of declaration that keep each statistic defined once:
   from the two Wilson intervals (Newcombe 1998, method 10);
 - `-- order: ...` orders the rows.
 
-Models read the staging models (`stg_*.sql`, rename and cast only), which are inlined as
-subqueries where the model names them, as dbt compiles an ephemeral ref: the compiled text is
-one standalone query that also runs on Spark (sqlglot turns `$game` into `:game`). Filters travel as named prepared
-parameters ($game, $format, $date_from, $date_to, $min_sample), never as text.
+Models read the staging models (`stg_*.sql`: no aggregate), which are inlined as subqueries
+where a model (or another staging model) names them, as dbt compiles an ephemeral ref: the
+compiled text is one standalone query that also runs on Spark (sqlglot turns `$game` into
+`:game`). stg_matches, stg_seats, stg_deck_cards and stg_card_events rename and cast the fact
+tables; stg_scope holds the scope filter and stg_seat_games the seat-games in scope with their
+results and mirror flags, so no model repeats them. Filters travel as named prepared
+parameters ($game, $format, $date_from, $date_to, $min_sample), never as text: a model's
+parameters are those of its compiled text, staging included.
 """
 from __future__ import annotations
 
@@ -118,7 +122,7 @@ def load_model(name: str) -> Model:
         raise KeyError(f"unknown metric model {name!r}; known: {', '.join(model_names())}")
     text = (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
     body = _strip_comments(text)
-    params = tuple(dict.fromkeys(re.findall(r"\$([a-z_]+)", body)))
+    params = tuple(dict.fromkeys(re.findall(r"\$([a-z_]+)", _inline_staging(body))))
     rates = tuple(Rate(*m) for m in re.findall(r"^-- rate: (\w+) = (\w+) / (\w+)\s*$", text, re.MULTILINE))
     diffs = tuple(Difference(*m) for m in
                   re.findall(r"^-- difference: (\w+) = (\w+) - (\w+)\s*$", text, re.MULTILINE))
@@ -159,12 +163,12 @@ def newcombe_sql(a: str, b: str) -> tuple[str, str, str]:
 
 def _inline_staging(sql: str) -> str:
     """Each reference to a staging model becomes its query as a subquery, as dbt compiles an
-    ephemeral ref. A subquery, not a shared CTE: an engine then reads only the columns each
-    reference needs, where DuckDB would materialize a CTE named twice (a second of 3 on
-    card_usage over 100,000 matches)."""
+    ephemeral ref; a staging model's own references are inlined in turn. A subquery, not a
+    shared CTE: an engine then reads only the columns each reference needs, where DuckDB would
+    materialize a CTE named twice (a second of 3 on card_usage over 100,000 matches)."""
     def subquery(found: re.Match[str]) -> str:
         name, alias = found.group(1), found.group(2) or f" AS {found.group(1)}"
-        return f"(\n{load_model(name).sql}\n){alias}"
+        return f"(\n{_inline_staging(load_model(name).sql)}\n){alias}"
 
     return re.sub(rf"\b({STAGING_PREFIX}\w+)\b(\s+AS\s+\w+)?", subquery, sql,
                   flags=re.IGNORECASE)

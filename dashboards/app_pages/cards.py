@@ -20,13 +20,9 @@ COUNTS = ("decks", "included", "played", "drawn", "not_drawn", "deck_wins", "dec
 
 
 def render() -> None:
-    lake = widgets.require_lake()
-    game = widgets.pick_game(lake)
-    scope = widgets.scope_filters(lake, game)
-    st.title("Card stats")
+    lake, scope = widgets.scoped_page("Card stats")
     stats = data.card_stats(lake, scope.game, scope.format, scope.date_from, scope.date_to,
                             scope.faction, scope.min_sample)
-    st.caption(widgets.scope_caption(scope))
     if stats.empty:
         st.info("No card passes these filters: widen the days or lower the minimum sample.")
         return

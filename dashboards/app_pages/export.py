@@ -16,11 +16,7 @@ FORM_TITLES = {"html": "HTML page (charts and tables, opens offline)",
 
 
 def render() -> None:
-    lake = widgets.require_lake()
-    game = widgets.pick_game(lake)
-    scope = widgets.scope_filters(lake, game, with_faction=False)
-    st.title("Export")
-    st.caption(widgets.scope_caption(scope))
+    lake, scope = widgets.scoped_page("Export", with_faction=False)
     args = (scope.game, scope.format, scope.date_from, scope.date_to, scope.min_sample)
     about, notes = data.report_notes(lake, *args)
     cols = st.columns(3)

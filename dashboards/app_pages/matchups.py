@@ -10,11 +10,7 @@ from dashboards import data, widgets
 
 
 def render() -> None:
-    lake = widgets.require_lake()
-    game = widgets.pick_game(lake)
-    scope = widgets.scope_filters(lake, game, with_faction=False)
-    st.title("Matchups")
-    st.caption(widgets.scope_caption(scope))
+    lake, scope = widgets.scoped_page("Matchups", with_faction=False)
     pairs = data.matchups(lake, scope.game, scope.format, scope.date_from, scope.date_to,
                           scope.min_sample)
     if pairs.empty:

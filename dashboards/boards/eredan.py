@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from dashboards.boards.svg import clip, document, group, rect, text, titled
+from dashboards.boards.svg import clip, document, group, headline, rect, text, titled
 
 WIDTH = 900
 HEAD = 34
@@ -63,7 +63,7 @@ def render_svg(view: dict[str, Any], changes: list[dict[str, Any]] | None = None
     touched = _touched(changes)
     shown = changes[:MAX_CHANGES]
     height = CHANGES_Y + 20 + CHANGES_LINE * max(len(shown), 1) + 10
-    body = [rect(0, 0, WIDTH, height, fill="#f8fafc"), _headline(view)]
+    body = [rect(0, 0, WIDTH, height, fill="#f8fafc"), headline(view, WIDTH)]
     for seat, line_y, hand_y in ((1 - bottom, TOP_LINE_Y, TOP_HAND_Y),
                                  (bottom, BOTTOM_LINE_Y, BOTTOM_HAND_Y)):
         body.append(group([_hand(seats[seat], hand_y), _line(view, seat, line_y, touched)],
@@ -94,21 +94,6 @@ def _touched(changes: list[dict[str, Any]]) -> dict[int, list[str]]:
                 marks.setdefault(cid, []).append(str(kind))
     return {cid: sorted(dict.fromkeys(kinds), key=RANK.__getitem__)
             for cid, kinds in marks.items()}
-
-
-def _headline(view: dict[str, Any]) -> str:
-    if view["over"]:
-        who = "draw" if view["winner"] is None else f"seat {view['winner']} wins"
-        line = f"Match over: {who} ({view['reason']}) after turn {view['turn']}"
-    else:
-        to_act = view["to_act"] if view["to_act"] is not None else "chance"
-        line = (f"Turn {view['turn']} · active seat {view['active']} · {view['window']} · "
-                f"to act: {to_act}")
-    who = view["perspective"]
-    seen = f"seat {who}" if isinstance(who, int) else str(who)
-    return group([text(12, 22, line, font_size=15, font_weight="bold", fill="#0f172a"),
-                  text(WIDTH - 12, 22, f"seen as {seen}", font_size=13, fill="#475569",
-                       text_anchor="end")])
 
 
 def _hand(seat: dict[str, Any], y: float) -> str:

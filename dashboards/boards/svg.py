@@ -3,6 +3,7 @@ player name can never break out of the picture (names come from decks people typ
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 
 def esc(text: object) -> str:
@@ -51,3 +52,20 @@ def document(width: int, height: int, body: list[str], label: str) -> str:
             f'width="100%" style="max-width: {width}px; height: auto" role="img" aria-label="{esc(label)}" '
             f'font-family="Helvetica, Arial, sans-serif">')
     return head + "".join(body) + "</svg>"
+
+
+def headline(view: dict[str, Any], width: int) -> str:
+    """The line across the top of a board: the turn, the active seat, the window and who is to
+    act (or how the match ended), and on the right whose view this is."""
+    if view["over"]:
+        who = "draw" if view["winner"] is None else f"seat {view['winner']} wins"
+        line = f"Match over: {who} ({view['reason']}) after turn {view['turn']}"
+    else:
+        to_act = view["to_act"] if view["to_act"] is not None else "chance"
+        line = (f"Turn {view['turn']} · active seat {view['active']} · {view['window']} · "
+                f"to act: {to_act}")
+    who = view["perspective"]
+    seen = f"seat {who}" if isinstance(who, int) else str(who)
+    return group([text(12, 22, line, font_size=15, font_weight="bold", fill="#0f172a"),
+                  text(width - 12, 22, f"seen as {seen}", font_size=13, fill="#475569",
+                       text_anchor="end")])

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dashboards.boards.svg import clip, document, group, path, rect, text, titled
+from dashboards.boards.svg import clip, document, group, headline, path, rect, text, titled
 
 WIDTH = 860
 LEFT = 110
@@ -40,7 +40,7 @@ def render_svg(view: dict[str, Any], changes: list[dict[str, Any]] | None = None
     bottom = _bottom_seat(view)
     seats = {s["seat"]: s for s in view["seats"]}
     marks = _cell_marks(view, changes)
-    body = [rect(0, 0, WIDTH, HEIGHT, fill="#f8fafc"), _headline(view)]
+    body = [rect(0, 0, WIDTH, HEIGHT, fill="#f8fafc"), headline(view, WIDTH)]
     body.append(_seat_panel(view, seats[1 - bottom], HEAD, top=True, changes=changes))
     body.append(_grid(view, _row_order(view, bottom), marks))
     body.append(_seat_panel(view, seats[bottom], BOTTOM_Y, top=False, changes=changes))
@@ -67,21 +67,6 @@ def _row_label(view: dict[str, Any], row: int) -> tuple[str, int]:
     first = view["first"] if view["first"] in (0, 1) else 0
     owner = first if row <= 2 else 1 - first
     return ("Rear Guard" if row in (1, 4) else "Vanguard"), owner
-
-
-def _headline(view: dict[str, Any]) -> str:
-    if view["over"]:
-        who = "draw" if view["winner"] is None else f"seat {view['winner']} wins"
-        line = f"Match over: {who} ({view['reason']}) after turn {view['turn']}"
-    else:
-        to_act = view["to_act"] if view["to_act"] is not None else "chance"
-        line = (f"Turn {view['turn']} · active seat {view['active']} · {view['window']} · "
-                f"to act: {to_act}")
-    who = view["perspective"]
-    seen = f"seat {who}" if isinstance(who, int) else str(who)
-    return group([text(12, 22, line, font_size=15, font_weight="bold", fill="#0f172a"),
-                  text(WIDTH - 12, 22, f"seen as {seen}", font_size=13, fill="#475569",
-                       text_anchor="end")])
 
 
 def _cell_marks(view: dict[str, Any], changes: list[dict[str, Any]]) -> dict[tuple[int, int],

@@ -7,14 +7,16 @@ engine.replay.replay_log and then hands its rows over, as tuples in pipeline.sch
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
 from engine.replay import ReplayVisitor
-from engine.ruleset import Ruleset
+from engine.ruleset import Outcome, Ruleset
 from events.base import Header
 
 EXTRACTORS: dict[str, str] = {"vitorian": "pipeline.facts.vitorian:VitorianFacts",
@@ -22,6 +24,8 @@ EXTRACTORS: dict[str, str] = {"vitorian": "pipeline.facts.vitorian:VitorianFacts
 
 Rows = dict[str, list[tuple[Any, ...]]]
 """table -> rows, each a tuple of the table's columns in pipeline.schema order."""
+DeckLines = tuple[tuple[str, str, str, int], ...]
+"""((section, card id, card name, copies), ...): a deck list as deck_cards stores it."""
 
 
 class NoExtractor(ValueError):
@@ -58,6 +62,33 @@ class FactVisitor(ReplayVisitor):
         self.started_at = utc(header.started_at)
         self.month = self.started_at.strftime("%Y-%m") if self.started_at else "unknown"
         self.rows: Rows = {"matches": [], "seats": [], "deck_cards": [], "card_events": []}
+        self.card_events = self.rows["card_events"]
+        self.turn = 0
+        """The turn so far, stamped on card events."""
+        self.events = 0
+        """The seq of the last event replayed (matches.events)."""
+
+    def deck_rows(self, seat: int, deck_id: str, lines: DeckLines) -> None:
+        """A seat's deck list as deck_cards rows."""
+        self.rows["deck_cards"].extend(
+            (self.match_id, self.game, self.month, seat, deck_id, section, card, name, copies)
+            for section, card, name, copies in lines)
+
+    def card_event(self, seq: int, seat: int | None, card: str, kind: str,
+                   target: str | None = None, amount: int | None = None) -> None:
+        self.card_events.append((self.match_id, self.game, self.month, seq, self.turn, seat,
+                                 card, kind, target, amount))
+
+    def finish(self, outcome: Outcome | None, first: int, turns: int) -> int | None:
+        """The matches row of a finished match; its first seat (None: none was chosen). A log
+        with no outcome raises Unfinished."""
+        if outcome is None:
+            raise Unfinished(f"the log stops before the match ends (after event {self.events}, "
+                             f"turn {turns})")
+        seat = first if first >= 0 else None
+        self.rows["matches"].append(self.match_row(seat, outcome.winner, outcome.reason,
+                                                   outcome.rule, turns, self.events))
+        return seat
 
     def match_row(self, first: int | None, winner: int | None, reason: str, rule: str,
                   turns: int, events: int) -> tuple[Any, ...]:
@@ -66,6 +97,22 @@ class FactVisitor(ReplayVisitor):
                 h.tournament, h.format, h.round, h.table, self.started_at, h.seed, first,
                 winner, reason, rule, turns, events, meta.content_hash, meta.log_path,
                 meta.batch, meta.ingested_at)
+
+
+def seat_result(winner: int | None, seat: int) -> str:
+    """seats.result: win, loss, or draw when the match has no winner."""
+    return "draw" if winner is None else "win" if winner == seat else "loss"
+
+
+def deck_lines(deck: Any, sections: Iterable[str], name_of: Callable[[str], str]
+               ) -> tuple[str, DeckLines]:
+    """A resolved deck list's id and lines. deck_id hashes the resolved list (catalog ids,
+    sections, copies; not its name, nor the order of its lines), so the same list gets the same
+    id whoever wrote it and however."""
+    lines = tuple((section, entry.card, name_of(entry.card), entry.count)
+                  for section in sections for entry in deck.section(section))
+    canonical = "\n".join(f"{s}\t{card}\t{n}" for s, card, _, n in sorted(lines))
+    return hashlib.blake2b(canonical.encode(), digest_size=8).hexdigest(), lines
 
 
 def utc(moment: datetime | None) -> datetime | None:

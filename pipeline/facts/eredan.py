@@ -9,7 +9,6 @@ damage, ER-7.7). Events name card instances (seat * 100 + slot); the lake names 
 """
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 from typing import Any
 
@@ -21,11 +20,11 @@ from engine.eredan.state import State, owner_of
 from engine.ruleset import Change, Outcome, Ruleset
 from events.base import DeckList, Header
 from events.eredan import PlayCards
-from pipeline.facts import FactVisitor, LogMeta, Unfinished
+from pipeline.facts import DeckLines, FactVisitor, LogMeta, deck_lines, seat_result
 
 MERCENARIES = "Mercenaries"
-DeckFacts = tuple[str, str, str, tuple[tuple[str, str, str, int], ...]]
-"""(deck_id, faction, leader, ((section, card id, card name, copies), ...))."""
+DeckFacts = tuple[str, str, str, DeckLines]
+"""(deck_id, faction, leader, deck lines)."""
 DAMAGE = ("physical", "magic")
 
 
@@ -38,10 +37,7 @@ def deck_facts(encoded: bytes) -> DeckFacts:
     "Mercenaries"; leader: the three character ids sorted and "+"-joined."""
     catalog = load_catalog()
     deck = resolve(msgspec.msgpack.decode(encoded, type=DeckList), catalog)
-    lines = tuple((section, entry.card, catalog.by_id[entry.card].name, entry.count)
-                  for section in SECTIONS for entry in deck.section(section))
-    canonical = "\n".join(f"{s}\t{card}\t{n}" for s, card, _, n in sorted(lines))
-    deck_id = hashlib.blake2b(canonical.encode(), digest_size=8).hexdigest()
+    deck_id, lines = deck_lines(deck, SECTIONS, lambda card: catalog.by_id[card].name)
     characters = [card for entry in deck.section("characters")
                   if isinstance(card := catalog.by_id[entry.card], Character)]
     faction = "+".join(sorted(deck_guilds(characters))) or MERCENARIES
@@ -54,21 +50,16 @@ class EredanFacts(FactVisitor):
 
     def __init__(self, header: Header, ruleset: Ruleset, meta: LogMeta) -> None:
         super().__init__(header, ruleset, meta)
-        self.turn = 0
-        self.events = 0
         self.combatants: tuple[int, int] | None = None
         self.dealt: dict[int, int] = {}
         """Damage per card instance so far (the engine's "damage" statistic)."""
         self.decks: dict[int, DeckFacts] = {}
-        self.card_events = self.rows["card_events"]
 
     def begin(self, header: Header, state: State) -> None:
         for seat in header.seats:
             facts = deck_facts(msgspec.msgpack.encode(seat.deck))
             self.decks[seat.seat] = facts
-            self.rows["deck_cards"].extend(
-                (self.match_id, self.game, self.month, seat.seat, facts[0], section, card, name,
-                 copies) for section, card, name, copies in facts[3])
+            self.deck_rows(seat.seat, facts[0], facts[3])
 
     def step(self, seq: int, event: Any, changes: list[Change], state: State) -> None:
         self.events = seq
@@ -95,24 +86,14 @@ class EredanFacts(FactVisitor):
             self._hits(seq, changes, state)
 
     def end(self, state: State, outcome: Outcome | None) -> None:
-        if outcome is None:
-            raise Unfinished(f"the log stops before the match ends (after event {self.events}, "
-                             f"turn {state.turn})")
-        first = state.first if state.first >= 0 else None
-        self.rows["matches"].append(self.match_row(first, outcome.winner, outcome.reason,
-                                                   outcome.rule, state.turn, self.events))
+        first = self.finish(outcome, state.first, state.turn)
+        assert outcome is not None
         for seat in self.header.seats:
             deck_id, faction, leader, _ = self.decks[seat.seat]
-            result = "draw" if outcome.winner is None else \
-                "win" if outcome.winner == seat.seat else "loss"
             self.rows["seats"].append(
                 (self.match_id, self.game, self.month, seat.seat, seat.player, deck_id,
-                 seat.deck.name, faction, leader, seat.seat == first, result))
-
-    def card_event(self, seq: int, seat: int | None, card: str, kind: str,
-                   target: str | None = None, amount: int | None = None) -> None:
-        self.card_events.append((self.match_id, self.game, self.month, seq, self.turn, seat,
-                                 card, kind, target, amount))
+                 seat.deck.name, faction, leader, seat.seat == first,
+                 seat_result(outcome.winner, seat.seat)))
 
     def _played(self, seq: int, event: Any, change: Change, state: State) -> None:
         """Target: the character it went on: an Artisan's receiver, else the chosen target,

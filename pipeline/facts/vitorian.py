@@ -8,7 +8,6 @@ Events name card instances (seat * 100 + slot); the lake names catalog cards.
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -20,26 +19,20 @@ from engine.vitorian.cards import Card, load_catalog
 from engine.vitorian.deckcheck import SECTIONS, resolve
 from engine.vitorian.state import State
 from events.base import DeckList, Header
-from pipeline.facts import FactVisitor, LogMeta, Unfinished
+from pipeline.facts import DeckLines, FactVisitor, LogMeta, deck_lines, seat_result
 
-DeckFacts = tuple[str, tuple[tuple[str, str, str, int], ...]]
-"""(deck_id, ((section, card id, card name, copies), ...))."""
+DeckFacts = tuple[str, DeckLines]
+"""(deck_id, deck lines)."""
 PLAYED = ("mobilized", "linked", "field_condition", "order_played")
 
 
 @lru_cache(maxsize=1024)
 def deck_facts(encoded: bytes) -> DeckFacts:
-    """The deck's id and card lines, computed once per list: a season replays each list often.
-
-    deck_id hashes the resolved list (catalog ids, sections, copies; not its name, nor the order
-    of its lines), so the same list gets the same id whoever wrote it and however.
-    """
+    """The deck's id and card lines (pipeline.facts.deck_lines), computed once per list: a
+    season replays each list often."""
     catalog = load_catalog()
     deck = resolve(msgspec.msgpack.decode(encoded, type=DeckList), catalog)
-    lines = tuple((section, entry.card, catalog.by_id[entry.card].name, entry.count)
-                  for section in SECTIONS for entry in deck.section(section))
-    canonical = "\n".join(f"{s}\t{card}\t{n}" for s, card, _, n in sorted(lines))
-    return hashlib.blake2b(canonical.encode(), digest_size=8).hexdigest(), lines
+    return deck_lines(deck, SECTIONS, lambda card: catalog.by_id[card].name)
 
 
 def faction(sovereign: Card) -> str | None:
@@ -52,20 +45,15 @@ class VitorianFacts(FactVisitor):
 
     def __init__(self, header: Header, ruleset: Ruleset, meta: LogMeta) -> None:
         super().__init__(header, ruleset, meta)
-        self.turn = 0
-        self.events = 0
         self.attacker: tuple[int, int] | None = None
         self.decks: dict[int, str] = {}
-        self.card_events = self.rows["card_events"]
 
     def begin(self, header: Header, state: State) -> None:
         """Deck lines now: setup has already checked the lists (VW-3.17)."""
         for seat in header.seats:
             deck_id, lines = deck_facts(msgspec.msgpack.encode(seat.deck))
             self.decks[seat.seat] = deck_id
-            self.rows["deck_cards"].extend(
-                (self.match_id, self.game, self.month, seat.seat, deck_id, section, card, name,
-                 copies) for section, card, name, copies in lines)
+            self.deck_rows(seat.seat, deck_id, lines)
 
     def step(self, seq: int, event: Any, changes: list[Change], state: State) -> None:
         self.events = seq
@@ -76,25 +64,14 @@ class VitorianFacts(FactVisitor):
                 handler(self, seq, event, change, changes, state)
 
     def end(self, state: State, outcome: Outcome | None) -> None:
-        if outcome is None:
-            raise Unfinished(f"the log stops before the match ends (after event {self.events}, "
-                             f"turn {state.turn})")
-        first = state.first if state.first >= 0 else None
-        self.rows["matches"].append(self.match_row(first, outcome.winner, outcome.reason,
-                                                   outcome.rule, state.turn, self.events))
+        first = self.finish(outcome, state.first, state.turn)
+        assert outcome is not None
         for seat in self.header.seats:
             player = state.players[seat.seat]
-            result = "draw" if outcome.winner is None else \
-                "win" if outcome.winner == seat.seat else "loss"
             self.rows["seats"].append(
                 (self.match_id, self.game, self.month, seat.seat, seat.player,
                  self.decks[seat.seat], seat.deck.name, faction(player.sovereign),
-                 player.sovereign.id, seat.seat == first, result))
-
-    def card_event(self, seq: int, seat: int | None, card: str, kind: str,
-                   target: str | None = None, amount: int | None = None) -> None:
-        self.card_events.append((self.match_id, self.game, self.month, seq, self.turn, seat,
-                                 card, kind, target, amount))
+                 player.sovereign.id, seat.seat == first, seat_result(outcome.winner, seat.seat)))
 
     # Change handlers: (self, seq, event, the change, all the event's changes, state) --------
 

@@ -6,14 +6,6 @@
 -- how they ended (draws, the average length in turns).
 -- rate: draw_rate = draws / matches
 -- order: format, ruleset, ruleset_version
-WITH scope AS (
-    SELECT match_id, format, ruleset, ruleset_version, match_date, winner_seat, turns
-    FROM stg_matches
-    WHERE game = $game
-      AND ($format IS NULL OR format = $format)
-      AND ($date_from IS NULL OR match_date >= $date_from)
-      AND ($date_to IS NULL OR match_date <= $date_to)
-)
 SELECT
     format,
     ruleset,
@@ -23,5 +15,5 @@ SELECT
     MAX(match_date) AS last_day,
     SUM(CASE WHEN winner_seat IS NULL THEN 1 ELSE 0 END) AS draws,
     AVG(CAST(turns AS DOUBLE)) AS avg_turns
-FROM scope
+FROM stg_scope
 GROUP BY format, ruleset, ruleset_version

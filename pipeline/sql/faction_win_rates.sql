@@ -12,58 +12,19 @@
 -- rate: first_win_rate = first_wins / first_games
 -- rate: second_win_rate = second_wins / second_games
 -- order: seat_games DESC, faction
-WITH scope AS (
-    SELECT match_id
-    FROM stg_matches
-    WHERE game = $game
-      AND ($format IS NULL OR format = $format)
-      AND ($date_from IS NULL OR match_date >= $date_from)
-      AND ($date_to IS NULL OR match_date <= $date_to)
-),
-seat_games AS (
-    SELECT s.match_id, s.seat, s.faction, s.is_first, s.result
-    FROM stg_seats AS s
-    INNER JOIN scope AS m ON m.match_id = s.match_id
-    WHERE s.game = $game
-),
-mirror_flags AS (
-    SELECT
-        a.match_id,
-        a.seat,
-        MAX(CASE WHEN b.faction = a.faction THEN 1 ELSE 0 END) AS is_mirror
-    FROM seat_games AS a
-    INNER JOIN seat_games AS b ON b.match_id = a.match_id AND b.seat <> a.seat
-    GROUP BY a.match_id, a.seat
-),
-flagged AS (
-    SELECT
-        g.match_id,
-        g.faction,
-        CASE WHEN g.is_first THEN 1 ELSE 0 END AS went_first,
-        CASE WHEN g.result = 'win' THEN 1 ELSE 0 END AS won,
-        CASE WHEN g.result = 'loss' THEN 1 ELSE 0 END AS lost,
-        CASE WHEN g.result = 'draw' THEN 1 ELSE 0 END AS drew,
-        COALESCE(f.is_mirror, 0) AS is_mirror
-    FROM seat_games AS g
-    LEFT JOIN mirror_flags AS f ON f.match_id = g.match_id AND f.seat = g.seat
-),
-totals AS (
-    SELECT COUNT(*) AS all_seat_games FROM seat_games
-)
 SELECT
-    g.faction,
-    t.all_seat_games,
+    faction,
+    scope_seat_games AS all_seat_games,
     COUNT(*) AS seat_games,
-    SUM(1 - g.is_mirror) AS games,
-    SUM((1 - g.is_mirror) * g.drew) AS draws,
-    SUM((1 - g.is_mirror) * g.lost) AS losses,
-    SUM((1 - g.is_mirror) * g.won) AS wins,
-    COUNT(DISTINCT CASE WHEN g.is_mirror = 1 THEN g.match_id END) AS mirror_matches,
-    SUM((1 - g.is_mirror) * g.went_first) AS first_games,
-    SUM((1 - g.is_mirror) * g.went_first * g.won) AS first_wins,
-    SUM((1 - g.is_mirror) * (1 - g.went_first)) AS second_games,
-    SUM((1 - g.is_mirror) * (1 - g.went_first) * g.won) AS second_wins
-FROM flagged AS g
-CROSS JOIN totals AS t
-GROUP BY g.faction, t.all_seat_games
+    SUM(1 - faction_mirror) AS games,
+    SUM((1 - faction_mirror) * drew) AS draws,
+    SUM((1 - faction_mirror) * lost) AS losses,
+    SUM((1 - faction_mirror) * won) AS wins,
+    COUNT(DISTINCT CASE WHEN faction_mirror = 1 THEN match_id END) AS mirror_matches,
+    SUM((1 - faction_mirror) * went_first) AS first_games,
+    SUM((1 - faction_mirror) * went_first * won) AS first_wins,
+    SUM((1 - faction_mirror) * (1 - went_first)) AS second_games,
+    SUM((1 - faction_mirror) * (1 - went_first) * won) AS second_wins
+FROM stg_seat_games
+GROUP BY faction, scope_seat_games
 HAVING COUNT(*) >= COALESCE($min_sample, 0)

@@ -8,27 +8,13 @@
 -- rate: first_player_win_rate = first_wins / matches
 -- rate: decided_first_player_win_rate = first_wins / decided
 -- order: format
-WITH scope AS (
-    SELECT match_id, format
-    FROM stg_matches
-    WHERE game = $game
-      AND ($format IS NULL OR format = $format)
-      AND ($date_from IS NULL OR match_date >= $date_from)
-      AND ($date_to IS NULL OR match_date <= $date_to)
-),
-first_seats AS (
-    SELECT m.format, s.result
-    FROM stg_seats AS s
-    INNER JOIN scope AS m ON m.match_id = s.match_id
-    WHERE s.game = $game
-      AND s.is_first
-)
 SELECT
     format,
     COUNT(*) AS matches,
-    SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END) AS draws,
-    SUM(CASE WHEN result = 'loss' THEN 1 ELSE 0 END) AS first_losses,
-    SUM(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS first_wins,
-    SUM(CASE WHEN result = 'draw' THEN 0 ELSE 1 END) AS decided
-FROM first_seats
+    SUM(drew) AS draws,
+    SUM(lost) AS first_losses,
+    SUM(won) AS first_wins,
+    SUM(1 - drew) AS decided
+FROM stg_seat_games
+WHERE is_first
 GROUP BY format

@@ -10,26 +10,18 @@
 -- other seat of the match is an opponent.
 -- rate: win_rate = wins / n
 -- order: faction, opponent_faction
-WITH scope AS (
-    SELECT match_id
-    FROM stg_matches
-    WHERE game = $game
-      AND ($format IS NULL OR format = $format)
-      AND ($date_from IS NULL OR match_date >= $date_from)
-      AND ($date_to IS NULL OR match_date <= $date_to)
-),
-seat_games AS (
-    SELECT s.match_id, s.seat, s.faction, s.result
-    FROM stg_seats AS s
-    INNER JOIN scope AS m ON m.match_id = s.match_id
-    WHERE s.game = $game
+WITH seat_games AS (
+    SELECT match_id, seat, faction, won, lost, drew
+    FROM stg_seat_games
 ),
 pairs AS (
     SELECT
         a.match_id,
         a.faction,
         b.faction AS opponent_faction,
-        a.result
+        a.won,
+        a.lost,
+        a.drew
     FROM seat_games AS a
     INNER JOIN seat_games AS b ON b.match_id = a.match_id AND b.seat <> a.seat
 ),
@@ -39,9 +31,9 @@ cross_faction AS (
         opponent_faction,
         FALSE AS is_mirror,
         COUNT(*) AS n,
-        SUM(CASE WHEN result = 'draw' THEN 1 ELSE 0 END) AS draws,
-        SUM(CASE WHEN result = 'loss' THEN 1 ELSE 0 END) AS losses,
-        SUM(CASE WHEN result = 'win' THEN 1 ELSE 0 END) AS wins
+        SUM(drew) AS draws,
+        SUM(lost) AS losses,
+        SUM(won) AS wins
     FROM pairs
     WHERE faction <> opponent_faction
     GROUP BY faction, opponent_faction
@@ -52,7 +44,7 @@ mirror AS (
         opponent_faction,
         TRUE AS is_mirror,
         COUNT(DISTINCT match_id) AS n,
-        COUNT(DISTINCT CASE WHEN result = 'draw' THEN match_id END) AS draws,
+        COUNT(DISTINCT CASE WHEN drew = 1 THEN match_id END) AS draws,
         CAST(NULL AS BIGINT) AS losses,
         CAST(NULL AS BIGINT) AS wins
     FROM pairs

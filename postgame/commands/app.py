@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from postgame.commands.common import UserError
+from postgame.commands.common import UserError, add_command
 
 LAKE_ENV = "POSTGAME_LAKE"
 DEFAULT_PORT = 8501
@@ -38,10 +38,10 @@ An empty or missing lake opens on a page saying how to fill it (simulate, then i
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "app", help="open a lake in the browser: replays, card stats, matchups, charges",
+    p = add_command(
+        sub, "app", help="open a lake in the browser: replays, card stats, matchups, charges",
         description="Start the postgame web app (Streamlit) on a lake and print its address.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=EXAMPLES)
     p.add_argument("--lake", type=Path, required=True, metavar="DIR",
                    help="the lake folder (postgame ingest ... --lake DIR)")
     p.add_argument("--port", type=int, default=None,

@@ -13,7 +13,7 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, print_json
+from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, add_command, print_json
 
 EXAMPLES = """\
 examples:
@@ -32,10 +32,10 @@ Exit status 1 when the --deck is over the cap or holds cards outside the format'
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "charges", help="usage-based card charges per epoch, and deck charge checks",
+    p = add_command(
+        sub, "charges", help="usage-based card charges per epoch, and deck charge checks",
         description="Charge tables computed from a lake's tournament decks (charges.md, CH-).",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=EXAMPLES)
     p.add_argument("--lake", type=Path, required=True, help="the lake folder (postgame ingest)")
     p.add_argument("--game", required=True, help="the game, as the lake names it (vitorian)")
     p.add_argument("--format", dest="format_name", default="standard", metavar="FORMAT",
@@ -110,19 +110,23 @@ def _load_deck(path: Path) -> Any:
 # --- views -----------------------------------------------------------------------------------
 
 def _show_table(season: Any, epoch: int, args: argparse.Namespace) -> int:
-    table = season.table(epoch)
+    return _show_epoch_rows(season, epoch, "cards", season.table(epoch), CARD_COLUMNS,
+                            "every card is at charge 0 (the initial table)", args)
+
+
+def _show_epoch_rows(season: Any, epoch: int, key: str, rows: pd.DataFrame,
+                     columns: list[tuple[str, str]], none: str, args: argparse.Namespace) -> int:
+    """Rows of one epoch (its table, its movers): JSON under `key` beside the table's info, CSV,
+    or a rich table under the epoch's description (`none` when there are no rows)."""
     if args.json:
         print_json({"game": season.game, "format": season.format, "table": season.info(epoch),
-                    "cards": records(table)})
+                    key: records(rows)})
     elif args.csv:
-        table.to_csv(sys.stdout, index=False)
+        rows.to_csv(sys.stdout, index=False)
     else:
         console = Console()
         console.print(describe_epoch(season, epoch))
-        if table.empty:
-            console.print("every card is at charge 0 (the initial table)")
-        else:
-            console.print(_rich_table(table, CARD_COLUMNS))
+        console.print(none if rows.empty else _rich_table(rows, columns))
     return OK
 
 
@@ -146,20 +150,8 @@ def _show_history(season: Any, args: argparse.Namespace) -> int:
 
 
 def _show_movers(season: Any, epoch: int, top: int, args: argparse.Namespace) -> int:
-    movers = season.movers(epoch, top)
-    if args.json:
-        print_json({"game": season.game, "format": season.format, "table": season.info(epoch),
-                    "movers": records(movers)})
-    elif args.csv:
-        movers.to_csv(sys.stdout, index=False)
-    else:
-        console = Console()
-        console.print(describe_epoch(season, epoch))
-        if movers.empty:
-            console.print("no charge moved in this epoch")
-        else:
-            console.print(_rich_table(movers, MOVER_COLUMNS))
-    return OK
+    return _show_epoch_rows(season, epoch, "movers", season.movers(epoch, top), MOVER_COLUMNS,
+                            "no charge moved in this epoch", args)
 
 
 def _show_deck(season: Any, deck: Any, when: date | str | None, args: argparse.Namespace) -> int:

@@ -1,6 +1,8 @@
-"""What the subcommands share: exit codes, the user-error type, log loading and JSON output."""
+"""What the subcommands share: exit codes, the user-error type, log loading, JSON output and
+the argparse plumbing (a subcommand with examples, the log paths argument)."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -12,6 +14,20 @@ from engine.ruleset import OMNISCIENT, SPECTATOR, Perspective
 from events.base import Header
 
 OK, FOUND_PROBLEMS, USER_ERROR = 0, 1, 2
+
+
+def add_command(sub: argparse._SubParsersAction, name: str, *, help: str, description: str,
+                examples: str) -> argparse.ArgumentParser:
+    """A subcommand whose --help ends with its examples, laid out as written."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=help, description=description, epilog=examples,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
+
+
+def add_log_paths(p: argparse.ArgumentParser) -> None:
+    """The logs a command reads: files, or folders searched for logs."""
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders")
 
 
 class UserError(Exception):

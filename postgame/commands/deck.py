@@ -5,7 +5,7 @@ import argparse
 from pathlib import Path
 
 from engine.games import get_game, known_games
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, print_json
+from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, add_command, print_json
 
 EXAMPLES = """\
 examples:
@@ -20,10 +20,10 @@ Exit status 1 when the deck is illegal, 2 when the file cannot be read.
 def register(sub: argparse._SubParsersAction) -> None:
     deck = sub.add_parser("deck", help="deck list tools (check)", description="Deck list tools.")
     tools = deck.add_subparsers(dest="deck_command", metavar="TOOL", required=True)
-    p = tools.add_parser(
-        "check", help="check a deck list against a game's construction rules",
+    p = add_command(
+        tools, "check", help="check a deck list against a game's construction rules",
         description="Check a deck list and list every construction rule it breaks.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=EXAMPLES)
     p.add_argument("game", help=f"game ({', '.join(known_games())})")
     p.add_argument("file", type=Path, help="deck list file")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")

@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.console import Console
 
 from pipeline.export import FORMATS, export
-from postgame.commands.common import OK, UserError, print_json
+from postgame.commands.common import OK, UserError, add_command, print_json
 from postgame.commands.stats import add_scope_arguments, open_scope, scope_of
 
 EXAMPLES = """\
@@ -25,11 +25,11 @@ compute them for the format; the report notes it when not.
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "export", help="write a usage report of a lake: CSV, Parquet, Excel, HTML",
+    p = add_command(
+        sub, "export", help="write a usage report of a lake: CSV, Parquet, Excel, HTML",
         description="Write the card usage, matchup, first-player, faction and archetype tables "
                     "(and charges) of a lake's matches as CSV, Parquet, Excel and HTML.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=EXAMPLES)
     add_scope_arguments(p)
     p.add_argument("--out", type=Path, required=True, metavar="DIR",
                    help="folder for the report files (created if needed)")

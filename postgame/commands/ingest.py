@@ -17,7 +17,14 @@ from rich.table import Table
 from pipeline.audits import AuditResult
 from pipeline.ingest import DEFAULT_BATCH, IngestReport, ingest
 from pipeline.lake import Lake
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, print_json
+from postgame.commands.common import (
+    FOUND_PROBLEMS,
+    OK,
+    UserError,
+    add_command,
+    add_log_paths,
+    print_json,
+)
 
 SHOWN_QUARANTINE = 20
 EXAMPLES = """\
@@ -37,12 +44,12 @@ Exit status: 0, or 1 with --strict when a log was quarantined or an audit failed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "ingest", help="verify logs and add their facts to the Parquet lake",
+    p = add_command(
+        sub, "ingest", help="verify logs and add their facts to the Parquet lake",
         description="Verify match logs, replay them and commit their facts (matches, seats, "
                     "deck_cards, card_events) to a Parquet lake, atomically and idempotently.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders")
+        examples=EXAMPLES)
+    add_log_paths(p)
     p.add_argument("--lake", type=Path, required=True, help="the lake folder (created if new)")
     p.add_argument("--workers", type=int, default=1, help="processes replaying logs (default 1)")
     p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from engine.tournament import LOG_SUFFIX
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError
+from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, add_command
 
 FORMATS = {LOG_SUFFIX: "pglog", ".jsonl": "jsonl"}
 EXAMPLES = f"""\
@@ -25,10 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     log = sub.add_parser("log", help="log file tools (convert, start, append, repair)",
                          description="Tools for log files.")
     tools = log.add_subparsers(dest="log_command", metavar="TOOL", required=True)
-    p = tools.add_parser(
-        "convert", help="convert between binary (.pglog) and JSON lines (.jsonl)",
+    p = add_command(
+        tools, "convert", help="convert between binary (.pglog) and JSON lines (.jsonl)",
         description="Convert a log between the binary framed form and JSON lines.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=EXAMPLES)
     p.add_argument("src", type=Path, help="log to read")
     p.add_argument("dst", type=Path, help="file to write (replaced atomically)")
     p.add_argument("--to", choices=sorted(FORMATS.values()),
@@ -38,18 +38,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _register_live(tools: argparse._SubParsersAction) -> None:
-    p = tools.add_parser("start", help="create the log of a new match from a header (JSON)",
-                         description="Check a match header (ruleset, seats, decks) and create "
-                                     "its log; refuses to overwrite an existing file.",
-                         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(tools, "start", help="create the log of a new match from a header (JSON)",
+                    description="Check a match header (ruleset, seats, decks) and create its "
+                                "log; refuses to overwrite an existing file.",
+                    examples=EXAMPLES)
     p.add_argument("log", type=Path)
     p.add_argument("header", type=Path, help="the header as JSON (events.base.Header)")
     p.set_defaults(func=run_start)
-    p = tools.add_parser("append", help="append events (JSON lines) after a rules check",
-                         description="Append events, one JSON object per line, to a live log. "
-                                     "The whole batch is checked against the rules first and "
-                                     "written all or nothing, under an exclusive lock.",
-                         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = add_command(tools, "append", help="append events (JSON lines) after a rules check",
+                    description="Append events, one JSON object per line, to a live log. The "
+                                "whole batch is checked against the rules first and written all "
+                                "or nothing, under an exclusive lock.",
+                    examples=EXAMPLES)
     p.add_argument("log", type=Path)
     p.add_argument("events", type=Path, help="JSON lines, one event each ('-' for stdin)")
     p.add_argument("--expect-seq", type=int, required=True,

@@ -8,7 +8,14 @@ from typing import Any
 from engine.games import UnknownGame, get_game
 from engine.replay import IllegalEvent, Replay, replay_log
 from engine.ruleset import OMNISCIENT, Perspective, Ruleset, UnknownRuleset, get_ruleset
-from postgame.commands.common import OK, UserError, load_log, parse_perspective, print_json
+from postgame.commands.common import (
+    OK,
+    UserError,
+    add_command,
+    load_log,
+    parse_perspective,
+    print_json,
+)
 from postgame.render import (
     BoardRenderer,
     StepPrinter,
@@ -33,10 +40,10 @@ HELP_LINE = "n/Enter next · p prev · g N step · t N turn · a SEAT perspectiv
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "replay", help="show a log step by step, as a seat, a spectator or the organiser sees it",
+    p = add_command(
+        sub, "replay", help="show a log step by step, as a seat, a spectator or the organiser sees it",
         description="Replay a log through its rules and show the board and what changed.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=EXAMPLES)
     p.add_argument("log", help="a .pglog or .jsonl log")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--step", type=int, help="show this step (0 = after setup)")

@@ -22,7 +22,7 @@ from engine.tournament import (
     standings,
     summary,
 )
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, print_json
+from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, add_command, print_json
 
 EXAMPLES = f"""\
 examples:
@@ -36,11 +36,11 @@ Logs go to OUT/<tournament id>/<match id>{LOG_SUFFIX} (binary framed logs; conve
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "simulate", help="simulate Swiss tournaments between bots and write their logs",
+    p = add_command(
+        sub, "simulate", help="simulate Swiss tournaments between bots and write their logs",
         description="Simulate a season of Swiss tournaments: players with decks of every "
                     "archetype, paired by score, matches played by bots, one log per match.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=EXAMPLES)
     p.add_argument("game", help=f"game to simulate ({', '.join(known_games())})")
     p.add_argument("--players", type=int, default=8, help="players per tournament (default 8)")
     p.add_argument("--rounds", type=int, help="Swiss rounds (default: ceil(log2(players)))")

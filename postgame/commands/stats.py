@@ -24,7 +24,7 @@ from rich.table import Table
 from pipeline import metrics
 from pipeline.export import SHOWN, Col, cell, plain, records
 from pipeline.metrics import Scope
-from postgame.commands.common import OK, UserError, print_json
+from postgame.commands.common import OK, UserError, add_command, print_json
 
 TABLES = {"cards": "card_usage", "factions": "faction_win_rates",
           "archetypes": "deck_archetypes", "first-player": "first_player", "coverage": "coverage"}
@@ -57,11 +57,11 @@ Mirror matches (the diagonal) are counted per match and carry no win rate.
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "stats", help="card usage and win rates of a lake, with confidence intervals",
+    p = add_command(
+        sub, "stats", help="card usage and win rates of a lake, with confidence intervals",
         description="Card usage statistics of the matches in a lake: inclusion, copies, deck "
                     "win rate, played rate, win rates when played, drawn and not drawn.",
-        epilog=STATS_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=STATS_EXAMPLES)
     add_scope_arguments(p)
     p.add_argument("--table", choices=list(TABLES), default="cards",
                    help="what to show (default cards)")
@@ -69,11 +69,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--limit", type=_positive, metavar="N", help="show the first N rows")
     add_output_arguments(p)
     p.set_defaults(func=run_stats)
-    m = sub.add_parser(
-        "matchups", help="faction against faction win rates of a lake",
+    m = add_command(
+        sub, "matchups", help="faction against faction win rates of a lake",
         description="Win rate of each faction (Vitorian: the Sovereign's colour; Eredan: the "
                     "guild) against each other faction, as a matrix and as a list.",
-        epilog=MATCHUP_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+        examples=MATCHUP_EXAMPLES)
     add_scope_arguments(m)
     add_output_arguments(m)
     m.set_defaults(func=run_matchups)

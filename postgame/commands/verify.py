@@ -18,7 +18,16 @@ from engine.replay import IllegalEvent, ReplayVisitor, replay_log
 from engine.ruleset import UnknownRuleset, get_ruleset
 from engine.tournament import LOG_SUFFIX
 from events.base import Header
-from postgame.commands.common import FOUND_PROBLEMS, OK, BadLog, UserError, load_log, print_json
+from postgame.commands.common import (
+    FOUND_PROBLEMS,
+    OK,
+    BadLog,
+    UserError,
+    add_command,
+    add_log_paths,
+    load_log,
+    print_json,
+)
 
 LOG_SUFFIXES = (LOG_SUFFIX, ".jsonl")
 """What a folder search picks up; a file named on the command line is read whatever its name."""
@@ -60,12 +69,12 @@ class Finding:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "verify", help="check logs' integrity and replay them through their rules",
+    p = add_command(
+        sub, "verify", help="check logs' integrity and replay them through their rules",
         description="Check each log's framing, checksums and hash chain, then replay every "
                     "event through the ruleset its header names.",
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders")
+        examples=EXAMPLES)
+    add_log_paths(p)
     p.add_argument("--complete", action="store_true",
                    help="also report logs that stop before the match ends")
     p.add_argument("--lake", type=Path, metavar="DIR",
