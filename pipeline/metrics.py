@@ -12,8 +12,9 @@ Models read the staging models (`stg_*.sql`: no aggregate), which are inlined as
 where a model (or another staging model) names them, as dbt compiles an ephemeral ref: the
 compiled text is one standalone query that also runs on Spark (sqlglot turns `$game` into
 `:game`). stg_matches, stg_seats, stg_deck_cards and stg_card_events rename and cast the fact
-tables; stg_scope holds the scope filter and stg_seat_games the seat-games in scope with their
-results and mirror flags, so no model repeats them. Filters travel as named prepared
+tables; stg_scope holds the scope filter, stg_seat_games the seat-games in scope with their
+results and stg_seat_mirrors their mirror flags (windows, apart so that only the models that
+use them pay for them), so no model repeats them. Filters travel as named prepared
 parameters ($game, $format, $date_from, $date_to, $min_sample), never as text: a model's
 parameters are those of its compiled text, staging included.
 """

@@ -20,6 +20,6 @@ SELECT
     SUM((1 - archetype_mirror) * lost) AS losses,
     SUM((1 - archetype_mirror) * won) AS wins,
     COUNT(DISTINCT CASE WHEN archetype_mirror = 1 THEN match_id END) AS mirror_matches
-FROM stg_seat_games
+FROM stg_seat_mirrors
 GROUP BY deck_name, faction, scope_seat_games
 HAVING COUNT(*) >= COALESCE($min_sample, 0)

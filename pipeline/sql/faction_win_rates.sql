@@ -25,6 +25,6 @@ SELECT
     SUM((1 - faction_mirror) * went_first * won) AS first_wins,
     SUM((1 - faction_mirror) * (1 - went_first)) AS second_games,
     SUM((1 - faction_mirror) * (1 - went_first) * won) AS second_wins
-FROM stg_seat_games
+FROM stg_seat_mirrors
 GROUP BY faction, scope_seat_games
 HAVING COUNT(*) >= COALESCE($min_sample, 0)
