@@ -14,16 +14,30 @@
 -- rate: win_rate_when_not_drawn = not_drawn_wins / not_drawn
 -- difference: improvement_when_drawn = win_rate_when_drawn - win_rate_when_not_drawn
 -- order: included DESC, card
--- The event groups run on match_key (stg_scope), an integer, not on the match id text, and
--- carry their seat-game's result: events join stg_seat_games by (match, seat), one row each
--- (audit seats_two_per_match).
+-- The event groups run on match_key (the matches of stg_scope numbered), an integer, not on the match id text, and
+-- only then take their seat-game's result, one row a (match, seat) (audit seats_two_per_match):
+-- joining the groups, not the events, is the cheaper side.
 -- Each card is counted from two sides, with no deck line joined to its events: the deck side
 -- counts deck lines, one per deck holding the card (audit decks_have_cards); the event side
 -- counts the (match, seat, card) groups of hand and play events, each of a card in its seat's
 -- deck (audit card_events_in_deck); not_drawn and its wins and draws are the deck side's less
 -- the drawn ones. Events of a card no deck holds make no row.
-WITH seat_games AS (
-    SELECT match_key, match_id, seat, won, drew FROM stg_seat_games
+WITH scope AS (
+    SELECT
+        match_id,
+        ROW_NUMBER() OVER (ORDER BY match_id) AS match_key
+    FROM stg_scope
+),
+seat_games AS (
+    SELECT
+        m.match_key,
+        s.match_id,
+        s.seat,
+        CASE WHEN s.result = 'win' THEN 1 ELSE 0 END AS won,
+        CASE WHEN s.result = 'draw' THEN 1 ELSE 0 END AS drew
+    FROM stg_seats AS s
+    INNER JOIN scope AS m ON m.match_id = s.match_id
+    WHERE s.game = $game
 ),
 deck_totals AS (
     SELECT COUNT(*) AS decks FROM seat_games
@@ -44,32 +58,31 @@ deck_side AS (
 ),
 card_seat_events AS (
     SELECT
-        g.match_key,
+        m.match_key,
         e.seat,
         e.card,
-        g.won,
-        g.drew,
         MAX(CASE WHEN e.kind IN ('opening_hand', 'drawn') THEN 1 ELSE 0 END) AS in_hand,
         MAX(CASE WHEN e.kind = 'played' THEN 1 ELSE 0 END) AS was_played,
         MIN(CASE WHEN e.kind = 'played' THEN e.turn END) AS first_played_turn
     FROM stg_card_events AS e
-    INNER JOIN seat_games AS g ON g.match_id = e.match_id AND g.seat = e.seat
+    INNER JOIN scope AS m ON m.match_id = e.match_id
     WHERE e.game = $game
       AND e.kind IN ('opening_hand', 'drawn', 'played')
-    GROUP BY g.match_key, e.seat, e.card, g.won, g.drew
+    GROUP BY m.match_key, e.seat, e.card
 ),
 event_side AS (
     SELECT
-        card,
-        SUM(was_played) AS played,
-        SUM(was_played * drew) AS played_draws,
-        SUM(was_played * won) AS played_wins,
-        SUM(in_hand) AS drawn,
-        SUM(in_hand * drew) AS drawn_draws,
-        SUM(in_hand * won) AS drawn_wins,
-        AVG(CAST(first_played_turn AS DOUBLE)) AS avg_turn_first_played
-    FROM card_seat_events
-    GROUP BY card
+        ev.card,
+        SUM(ev.was_played) AS played,
+        SUM(ev.was_played * g.drew) AS played_draws,
+        SUM(ev.was_played * g.won) AS played_wins,
+        SUM(ev.in_hand) AS drawn,
+        SUM(ev.in_hand * g.drew) AS drawn_draws,
+        SUM(ev.in_hand * g.won) AS drawn_wins,
+        AVG(CAST(ev.first_played_turn AS DOUBLE)) AS avg_turn_first_played
+    FROM card_seat_events AS ev
+    INNER JOIN seat_games AS g ON g.match_key = ev.match_key AND g.seat = ev.seat
+    GROUP BY ev.card
 )
 SELECT
     c.card,

@@ -3,11 +3,10 @@
 -- to $date_to (UTC days, inclusive; NULL = unbounded)
 -- source: stg_matches
 -- The one home of the scope filter: every model reads its matches through it, and the
--- parameters stay bound where the models inline it. match_key numbers the matches in scope
--- (1, 2, ... by match_id): a join or a GROUP BY on an integer, not on the match id text.
+-- parameters stay bound where the models inline it. No window here (it would be paid by every
+-- model): card_usage numbers the matches it needs itself.
 SELECT
     match_id,
-    ROW_NUMBER() OVER (ORDER BY match_id) AS match_key,
     format,
     ruleset,
     ruleset_version,

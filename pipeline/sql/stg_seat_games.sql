@@ -6,7 +6,6 @@
 -- need them (card_usage, matchups, first_player) do not pay for them.
 SELECT
     s.match_id,
-    m.match_key,
     m.format,
     s.seat,
     s.deck_id,
