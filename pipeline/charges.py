@@ -77,7 +77,8 @@ __all__ = [
     "Contribution", "Count", "DeckCharge", "EpochInfo", "FormatSettings", "GameCards",
     "MatchCharges", "NoTournaments", "NotSupported", "OutsideCard", "Standing", "Table",
     "TableInForce", "UnknownFormat", "Usage", "all_tables", "biggest_movers", "cap_applies",
-    "cap_rule", "carry_over", "charge_history", "charge_of", "charge_table", "checks_cap",
+    "cap_rule", "carry_over", "charge_history", "charge_of", "charge_table", "charged",
+    "checks_cap",
     "compute_charges", "deck_check", "epoch_spans", "eredan_cap_problems", "eredan_cards",
     "game_cards", "initial_table", "load_formats", "load_tournaments", "load_usage",
     "model_inputs", "model_sql", "next_table", "parse_formats", "recompute", "register_game_cards",
@@ -713,11 +714,17 @@ def checks_cap(game: str) -> bool:
         return False
 
 
-def cap_applies(header: Header, formats: ChargeFormats | None = None) -> bool:
-    """Whether a logged match's decks are held to a charge cap: its game's rules check one and
-    its format has charges (CH-1.2; formats without charges have no cap, ER-3.2)."""
+def charged(header: Header, formats: ChargeFormats | None = None) -> bool:
+    """Whether a logged match's format has charges, and so a deck cap (CH-1.2, CH-2.8; formats
+    without charges have no cap, ER-3.2)."""
     formats = formats or load_formats()
-    return checks_cap(header.game) and header.format in formats.games.get(header.game, {})
+    return header.format in formats.games.get(header.game, {})
+
+
+def cap_applies(header: Header, formats: ChargeFormats | None = None) -> bool:
+    """Whether a logged match's decks are held to a charge cap: its format has charges and its
+    game's rules check the cap (charged, checks_cap)."""
+    return checks_cap(header.game) and charged(header, formats)
 
 
 def cap_rule(game: str) -> str:

@@ -46,7 +46,14 @@ from events.base import Header
 from events.jsonl import JsonlError, read_jsonl
 from events.log import FRAME, LogCorrupt, LogError, LogFile, decode_log, encode_log
 from pipeline.audits import AuditResult, run_audits
-from pipeline.charges import CapVerdict, ChargeFormats, MatchCharges, checks_cap
+from pipeline.charges import (
+    CapVerdict,
+    ChargeFormats,
+    MatchCharges,
+    cap_rule,
+    charged,
+    checks_cap,
+)
 from pipeline.facts import LogMeta, NoExtractor, Rows, Unfinished, extractor_for
 from pipeline.lake import (
     PARTITION_KEYS,
@@ -103,6 +110,9 @@ class LogOutcome:
     seq: int | None = None
     rule: str = ""
     reason: str = ""
+    cap_unchecked: bool = False
+    """The log's format has a charge cap its game's rules do not check yet (CH-2.8, Vitorian
+    Wars): the report says so, never silently."""
     header: Header | None = field(default=None, repr=False, compare=False)
     """An ingested log's header when its game's decks are checked against the charge cap (the
     parent checks them, quarantine_over_cap); None otherwise."""
@@ -143,6 +153,16 @@ class IngestReport:
     batches: int = 0
     compactions: int = 0
     audits: list[AuditResult] = field(default_factory=list)
+    cap_unchecked: dict[str, int] = field(default_factory=dict)
+    """Ingested logs per game whose charge cap the game's rules do not check yet."""
+
+    @property
+    def notices(self) -> list[str]:
+        """What the run did not check, said once per game."""
+        return [f"{cap_rule(game)} (charge cap) was not checked for {count} {game} "
+                f"log{'s' if count != 1 else ''}: the {game} rules do not check it yet "
+                "(postgame charges --deck checks one deck)"
+                for game, count in sorted(self.cap_unchecked.items())]
 
     @property
     def matches_per_s(self) -> float:
@@ -164,6 +184,7 @@ class IngestReport:
             "lake": self.lake, "workers": self.workers, "logs": self.seen,
             "ingested": self.ingested, "skipped": self.skipped,
             "quarantined": len(self.quarantined), "quarantined_by_rule": reasons,
+            "notices": self.notices,
             "quarantine": [{"path": q.path, "match_id": q.match_id, "seq": q.seq, "rule": q.rule,
                             "reason": q.reason} for q in self.quarantined],
             "events": self.events, "seconds": round(self.seconds, 3),
@@ -327,6 +348,8 @@ def settle(outcomes: list[LogOutcome], seen: Seen, report: IngestReport,
             seen.ingested[match_id] = digest
             report.ingested += 1
             report.events += outcome.events
+            if outcome.cap_unchecked and outcome.game:
+                report.cap_unchecked[outcome.game] = report.cap_unchecked.get(outcome.game, 0) + 1
         else:
             report.quarantined.append(outcome)
             quarantined.append(outcome)
@@ -567,8 +590,9 @@ def examine(path: Path, batch: str, now: datetime
         return (LogOutcome(str(path), "quarantined", digest, match_id, game, 0, err.seq,
                            err.rule, err.reason), None, (None, None))
     capped = header if checks_cap(header.game) else None
+    unchecked = capped is None and charged(header)
     return (LogOutcome(str(path), "ingested", digest, header.match_id, header.game,
-                       len(log.events), header=capped), visitor.rows,
+                       len(log.events), cap_unchecked=unchecked, header=capped), visitor.rows,
             (visitor.game, visitor.month))
 
 

@@ -101,6 +101,8 @@ def _print_report(report: IngestReport) -> None:
     if len(report.quarantined) > SHOWN_QUARANTINE:
         out.print(f"... {len(report.quarantined) - SHOWN_QUARANTINE} more (see the quarantine "
                   "table, or --json)")
+    for notice in report.notices:
+        out.print(f"notice: {notice}", markup=False)
     passed = sum(a.ok for a in report.audits)
     out.print(f"audits: {passed} of {len(report.audits)} hold")
 

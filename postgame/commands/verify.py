@@ -44,7 +44,8 @@ ENGINE (the rules engine failed: a bug to report), else the game's rule ID (VW-9
 The Eredan charge cap (ER-3.3: a deck's charge at most 500) depends on the charge table in force
 at the match date (ER-3.6), computed from a lake's tournaments (`postgame charges`): with --lake
 each deck is checked against it (a breach is reported at seq 0, the header); without --lake the
-cap is not checked, and a notice says for how many logs.
+cap is not checked, and a notice says for how many logs. The Vitorian Wars cap (CH-2.8) is not
+checked by its rules yet: a notice says so too.
 """
 
 
@@ -117,13 +118,15 @@ def lake_charges(root: Path) -> Any:
 
 
 def unchecked_notices(findings: list[Finding]) -> list[str]:
-    """One notice per game whose logs' charge cap went unchecked (no --lake): never silent."""
-    from pipeline.charges import cap_rule
+    """One notice per game whose logs' charge cap went unchecked: never silent."""
+    from pipeline.charges import cap_rule, checks_cap
 
     games = Counter(f.game for f in findings if f.cap_unchecked and f.game)
     return [f"{cap_rule(game)} (charge cap) was not checked for {count} {game} "
-            f"log{'s' if count != 1 else ''}: no charge tables were given; add --lake DIR to "
-            "check each deck against the lake's table in force at its match date (ER-3.6)"
+            f"log{'s' if count != 1 else ''}: " + (
+                "no charge tables were given; add --lake DIR to check each deck against the "
+                "lake's table in force at its match date (ER-3.6)" if checks_cap(game) else
+                f"the {game} rules do not check it yet (postgame charges --deck checks one deck)")
             for game, count in sorted(games.items())]
 
 
@@ -173,11 +176,11 @@ def verify_log(path: Path, require_end: bool = False, charges: Any = None) -> Fi
 def with_cap(finding: Finding, header: Header, charges: Any) -> Finding:
     """The charge cap of a log that replays (ER-3.3), against the table in force at its start
     (ER-3.6): a breach is reported at seq 0, the header, before anything later (END)."""
-    from pipeline.charges import cap_applies
+    from pipeline.charges import charged, checks_cap
 
-    if not cap_applies(header):
+    if not charged(header):
         return finding
-    if charges is None:
+    if charges is None or not checks_cap(header.game):
         return replace(finding, cap_unchecked=True)
     verdict = charges.check(header)
     version = verdict.table.version

@@ -301,6 +301,26 @@ def test_verify_without_a_lake_says_the_cap_was_not_checked(season, over_cap, ca
     assert report["notices"] == [notice]
 
 
+def test_verify_says_the_vitorian_cap_is_not_checked_by_its_rules(copy_logs, capsys, tmp_path):
+    """CH-2.8 holds Vitorian standard decks to a cap too, but its rules do not check it yet:
+    verify says so rather than passing the logs in silence, with or without a lake."""
+    logs = copy_logs(2)
+    for extra in ((), ("--lake", tmp_path)):
+        code, _, err = verify(capsys, *logs, *extra)
+        assert code == 0
+        assert ("notice: CH-2.8 (charge cap) was not checked for 2 vitorian logs: the vitorian "
+                "rules do not check it yet") in err
+
+
+def test_ingest_says_the_vitorian_cap_is_not_checked_by_its_rules(copy_logs, tmp_path):
+    report = ingest(copy_logs(3), Lake(tmp_path / "lake"))
+    assert report.ingested == 3 and not report.quarantined
+    assert report.notices == [
+        "CH-2.8 (charge cap) was not checked for 3 vitorian logs: the vitorian rules do not "
+        "check it yet (postgame charges --deck checks one deck)"]
+    assert report.to_json()["notices"] == report.notices
+
+
 def test_verify_help_teaches_the_lake_option(capsys):
     with pytest.raises(SystemExit):
         cli.main(["verify", "--help"])
