@@ -10,6 +10,10 @@ folder back, file opening and header decoding included. For each it prints event
 validated per second: the full read (CRC, typed decoding, seq and hash chain) and the fast read
 (no chain). The baseline, measured in the same run, is json.loads per line of the same events
 (untyped, unchecked). Best of 5 runs each.
+
+Then what signing costs (events.signing, Ed25519): writing each layout unsigned and signed, and
+reading it back unsigned, signed (stamps decoded, not checked) and signed with every signature
+checked, each beside its unsigned twin measured in the same run.
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ import msgspec
 from engine.tournament import SeasonConfig, run_season
 from events.base import DeckEntry, DeckList, Header, Seat
 from events.log import FRAME, encode_log, read_log
+from events.signing import Signer, check_signatures
 from events.vitorian import (
     DeclareAttack,
     EndPhase,
@@ -121,6 +126,27 @@ def layouts(folder: Path, events: list[Any]) -> dict[str, Path]:
     return paths
 
 
+def signing_rows(folder: Path, events: list[Any]) -> list[tuple[str, float, float]]:
+    """(what, unsigned seconds, signed seconds) for writing and reading both layouts."""
+    signer = Signer.from_raw(bytes(range(32)))
+    public = signer.private.public_key()
+    rows = []
+    layouts = {"live log": [[e] for e in events],
+               "simulator log": [events[i:i + 76] for i in range(0, len(events), 76)]}
+    for name, commits in layouts.items():
+        plain, signed = folder / f"{name}.plain", folder / f"{name}.signed"
+        plain.write_bytes(encode_log(header(), commits)[0])
+        signed.write_bytes(encode_log(header(), commits, sign=signer)[0])
+        rows.append((f"{name}: write", best_of(3, partial(encode_log, header(), commits)),
+                     best_of(3, partial(encode_log, header(), commits, sign=signer))))
+        rows.append((f"{name}: full read", best_of(5, partial(read_log, plain)),
+                     best_of(5, partial(read_log, signed))))
+        rows.append((f"{name}: full read + every signature checked",
+                     best_of(5, partial(read_log, plain)),
+                     best_of(3, lambda path=signed: check_signatures(read_log(path), public))))
+    return rows
+
+
 def main(count: int, matches: int) -> None:
     rng = random.Random(2024)
     events = [random_event(rng) for _ in range(count)]
@@ -134,6 +160,7 @@ def main(count: int, matches: int) -> None:
                          best_of(5, partial(read_log, path, verify_chain=False))))
         rows.append(("hash chain alone (blake2b of each live frame)", count,
                      best_of(5, lambda: chain_only((folder / "live.log").read_bytes()))))
+        signing = signing_rows(folder, events)
         files = simulated_logs(folder / "season", matches)
         total = read_all(files, True)
         for chain, label in ((True, "full"), (False, "fast")):
@@ -150,6 +177,10 @@ def main(count: int, matches: int) -> None:
         rate = n / seconds
         print(f"{name:<52} {rate / 1e6:6.2f} M events/s  {seconds * 1e3:8.1f} ms  "
               f"x{rate / baseline:5.2f} vs json.loads")
+    print("signing (Ed25519), unsigned beside signed, same events:")
+    for name, plain, signed in signing:
+        print(f"{name:<52} {count / plain / 1e6:6.2f} -> {count / signed / 1e6:6.2f} M events/s"
+              f"  x{plain / signed:5.2f}")
 
 
 if __name__ == "__main__":

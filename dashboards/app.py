@@ -11,7 +11,7 @@ import logging
 
 import streamlit as st
 
-from dashboards import data
+from dashboards import data, widgets
 
 SECTIONS = {
     "Matches": [("app_pages/replay.py", "Replay", ":material/play_circle:")],
@@ -48,7 +48,7 @@ def main() -> None:
         page.run()
     except Exception as err:
         log.exception("page %s failed", page.title)
-        st.error(f"This page could not be shown: {err}")
+        st.error(f"This page could not be shown: {widgets.plain(err)}")
         st.caption("The full error is in the log of the terminal running `postgame app`.")
 
 

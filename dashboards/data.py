@@ -6,7 +6,8 @@
 - Query results are cached per parameters (st.cache_data); each query runs on its own cursor of
   the shared connection, which is how DuckDB wants one database used from several threads.
 - Filters reach SQL only as bound parameters ($name), never as text.
-- Replays are opened only for matches the lake lists (a page passes a match id, never a path).
+- Replays are opened only for matches the lake lists (a page passes a match id, never a path),
+  and only while the file there is the log ingested (its content hash is the lake's).
 """
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ def current_lake() -> LakeRef:
                               f"(or set {LAKE_ENV})")
     if not root.is_dir():
         raise LakeUnavailable(f"{root} does not exist yet")
-    from pipeline.lake import Lake, LakeError
+    from pipeline.lake import Lake
+    from pipeline.lake_layout import LakeError
 
     try:
         manifest = Lake(root).manifest()
@@ -163,41 +165,71 @@ def find_matches(lake: LakeRef, game: str, tournament: str | None = None,
                           "card": card, "limit": MATCH_LIMIT})
 
 
-@st.cache_data(show_spinner=False)
 def match_log_path(lake: LakeRef, match_id: str) -> str | None:
     """Where the lake says the match's log is; None when the lake has no such match."""
-    found = query(lake, "SELECT log_path FROM matches WHERE match_id = $match_id LIMIT 1",
-                  {"match_id": match_id})
-    return None if found.empty else found["log_path"].iloc[0]
+    found = match_log(lake, match_id)
+    return None if found is None else found.path
+
+
+@dataclass(frozen=True)
+class LoggedMatch:
+    """Where the lake says a match's log is and the content hash ingest recorded for it."""
+
+    path: str
+    content_hash: str | None
+
+
+@st.cache_data(show_spinner=False)
+def match_log(lake: LakeRef, match_id: str) -> LoggedMatch | None:
+    """The lake's log path and content hash of a match; None when the lake has no such match."""
+    found = query(lake, "SELECT log_path, content_hash FROM matches WHERE match_id = $match_id "
+                        "LIMIT 1", {"match_id": match_id})
+    if found.empty:
+        return None
+    digest = found["content_hash"].iloc[0]
+    return LoggedMatch(str(found["log_path"].iloc[0]), None if pd.isna(digest) else str(digest))
 
 
 # Replay: stepping through a match -------------------------------------------------------------
 
+LogSource = tuple[str, str, tuple[int, int]]
+"""A log as the replay caches know it: path, the lake's content hash, the file's stamp."""
+
+
 def _log_stamp(path: str) -> tuple[int, int]:
-    """A live log grows: its size and time make a new key, so the app re-reads it."""
+    """A changed file gets a new stamp (time, size), so the app reads it again and checks it
+    against the lake's content hash once more."""
     stat = Path(path).stat()
     return stat.st_mtime_ns, stat.st_size
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _replay(path: str, stamp: tuple[int, int]) -> replaying.ReplayCursor:
-    return replaying.open_replay(path)
+def _replay(path: str, content_hash: str, stamp: tuple[int, int]) -> replaying.ReplayCursor:
+    return replaying.open_replay(path, content_hash)
 
 
-def _replay_source(lake: LakeRef, match_id: str) -> tuple[str, tuple[int, int]]:
-    """The log the lake lists for a match and its stamp; ReplayUnavailable says why not."""
-    path = match_log_path(lake, match_id)
-    if path is None:
+def _replay_source(lake: LakeRef, match_id: str) -> LogSource:
+    """The log the lake lists for a match, its content hash and its stamp; ReplayUnavailable
+    says why there is none to replay (LogChanged: the file is gone)."""
+    found = match_log(lake, match_id)
+    if found is None:
         raise replaying.ReplayUnavailable(f"the lake has no match {match_id!r}")
+    if found.content_hash is None:
+        raise replaying.ReplayUnavailable(f"the lake recorded no content hash for match "
+                                          f"{match_id!r}, so its log {found.path} cannot be "
+                                          "checked against what was ingested")
     try:
-        return path, _log_stamp(path)
+        return found.path, found.content_hash, _log_stamp(found.path)
+    except FileNotFoundError as err:
+        raise replaying.missing_log(found.path, found.content_hash) from err
     except OSError as err:
-        raise replaying.ReplayUnavailable(f"{path}: the log file is not there any more "
-                                          f"({err.strerror})") from err
+        raise replaying.ReplayUnavailable(f"{found.path}: cannot read the file: "
+                                          f"{err.strerror or err}") from err
 
 
 def replay_cursor(lake: LakeRef, match_id: str) -> replaying.ReplayCursor:
-    """The checked replay of a match the lake lists (pages never name a log file)."""
+    """The checked replay of a match the lake lists (pages never name a log file): only the
+    log ingested, unchanged since (replaying.LogChanged otherwise)."""
     return _replay(*_replay_source(lake, match_id))
 
 
@@ -211,14 +243,15 @@ def replay_events(lake: LakeRef, match_id: str, perspective: int | str) -> pd.Da
 
 
 @st.cache_data(show_spinner=False, max_entries=4096)
-def _frame(path: str, stamp: tuple[int, int], step: int,
+def _frame(path: str, content_hash: str, stamp: tuple[int, int], step: int,
            perspective: int | str) -> replaying.Frame:
-    return replaying.frame(_replay(path, stamp), step, perspective)
+    return replaying.frame(_replay(path, content_hash, stamp), step, perspective)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _events(path: str, stamp: tuple[int, int], perspective: int | str) -> pd.DataFrame:
-    return replaying.event_table(_replay(path, stamp), perspective)
+def _events(path: str, content_hash: str, stamp: tuple[int, int],
+            perspective: int | str) -> pd.DataFrame:
+    return replaying.event_table(_replay(path, content_hash, stamp), perspective)
 
 
 # Balance: filters and metrics -----------------------------------------------------------------
@@ -339,14 +372,43 @@ def charge_season(lake: LakeRef, game: str, fmt: str) -> Any:
     return _season(lake.root, lake.version, game, fmt)
 
 
-def deck_check(lake: LakeRef, game: str, fmt: str, text: str, when: date | str | None,
-               source: str = "<pasted deck>") -> Any:
-    """A deck list (as people write it) checked against the charge cap of the table in force;
-    a list that does not parse raises ValueError naming the line."""
-    from engine.decklist import parse_decklist
+MAX_DECK_CHARS = 20_000
+"""The longest deck list the checker reads: a real one is a few hundred characters, and a
+pasted or uploaded file of megabytes would only tie the server up."""
 
-    deck = parse_decklist(text, source)
-    return charge_season(lake, game, fmt).check(deck, when)
+
+@dataclass(frozen=True)
+class DeckReport:
+    """A deck list checked for the Charges page: the game's construction rules broken (rule ID,
+    reason) and its charge against the cap of the table in force (pipeline.charges.DeckCharge)."""
+
+    construction: list[tuple[str, str]]
+    charge: Any
+
+
+def deck_check(lake: LakeRef, game: str, fmt: str, text: str, when: date | str | None,
+               source: str = "<pasted deck>") -> DeckReport:
+    """A deck list (as people write it, or its JSON form) checked against the game's deck rules
+    and the charge cap of the table in force; a list that cannot be read raises ValueError
+    naming the line (engine.decklist), as do an unknown tournament and an overlong text."""
+    from engine.games import get_game
+
+    deck = read_deck(text, source)
+    construction = list(get_game(game).check_deck(deck))
+    return DeckReport(construction, charge_season(lake, game, fmt).check(deck, when))
+
+
+def read_deck(text: str, source: str) -> Any:
+    """The deck list in `text`: JSON when it starts with '{' (as load_decklist decides), the
+    text form otherwise."""
+    from engine.decklist import decode_json_decklist, parse_decklist
+
+    if len(text) > MAX_DECK_CHARS:
+        raise ValueError(f"{source}: more than {MAX_DECK_CHARS:,} characters, too long for "
+                         "a deck list")
+    if text.lstrip().startswith("{"):
+        return decode_json_decklist(text, source)
+    return parse_decklist(text, source)
 
 
 # Exports --------------------------------------------------------------------------------------

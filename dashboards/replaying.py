@@ -8,6 +8,11 @@ outcomes (shuffle orders) only to the organiser, as in the command-line replay.
 
 A `ReplayCursor` wraps one `engine.replay.Replay`: the app shares it between sessions (it is
 cached per log file), so seeks are serialised by a lock.
+
+A log is replayed only if it is the one the lake ingested: its content hash (ingest's own,
+pipeline.ingest.content_hash) must be the lake's `content_hash`, computed from the very bytes
+that are then replayed, so a file edited or replaced after ingest is refused, not shown as the
+match the lake's numbers count.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from engine.games import UnknownGame, get_game
 from engine.replay import IllegalEvent, Replay, ReplayVisitor, replay_log
 from engine.ruleset import CHANCE, OMNISCIENT, SPECTATOR, Change, Perspective, get_ruleset
 from events.base import Header, private_fields
-from events.jsonl import load_log
+from events.log import LogFile
 from postgame.render import (
     board_text,
     change_text,
@@ -37,6 +42,11 @@ from postgame.render import (
 
 class ReplayUnavailable(ValueError):
     """The match's log cannot be replayed here (moved, damaged, refused by the rules)."""
+
+
+class LogChanged(ReplayUnavailable):
+    """The file at the lake's log_path is not the log that was ingested (edited or replaced),
+    or is gone: the lake's facts are about a log that is no longer there to show."""
 
 
 @dataclass(frozen=True)
@@ -105,21 +115,63 @@ class ReplayCursor:
         return {seat.seat: seat.player for seat in self.replay.header.seats}
 
 
-def open_replay(path: str | Path) -> ReplayCursor:
-    """Read and check a log once; every refusal becomes one readable ReplayUnavailable."""
+def open_replay(path: str | Path, content_hash: str | None = None) -> ReplayCursor:
+    """Read and check a log once; every refusal becomes one readable ReplayUnavailable. With
+    the `content_hash` the lake recorded, a file whose content is not that log is refused with
+    LogChanged (a log outside any lake, content_hash None, is only checked by the rules)."""
+    log = read_ingested(path, content_hash)
     try:
-        log = load_log(path)
         ruleset = get_ruleset(log.header.ruleset)
         steps = _Steps(ruleset)
         replay_log(ruleset, log.header, log.events, steps)
         replay = Replay(ruleset, log.header, log.events)
-    except FileNotFoundError as err:
-        raise ReplayUnavailable(f"{path}: the log file is not there any more") from err
     except IllegalEvent as err:
         raise ReplayUnavailable(f"{path}: event {err.seq}: {err.rule}: {err.reason}") from err
-    except (OSError, ValueError) as err:
+    except ValueError as err:
         raise ReplayUnavailable(f"{path}: {err}") from err
     return ReplayCursor(str(path), replay, steps.records)
+
+
+def read_ingested(path: str | Path, content_hash: str | None) -> LogFile:
+    """The log at `path`, refused unless its content hash (ingest's own, of the file's bytes
+    or of the binary form of JSON lines: pipeline.ingest.decode_either) is the one given. The
+    hash is taken of what is then replayed, so a file changing meanwhile cannot slip past."""
+    from pipeline.ingest import decode_either
+
+    try:
+        log, found = decode_either(Path(path).read_bytes(), path)
+    except FileNotFoundError as err:
+        raise missing_log(path, content_hash) from err
+    except OSError as err:
+        raise ReplayUnavailable(f"{path}: cannot read the file: {err.strerror or err}") from err
+    except ValueError as err:
+        raise not_a_log(path, err, content_hash) from err
+    _same_content(path, found, content_hash)
+    return log
+
+
+def _same_content(path: str | Path, found: str, recorded: str | None) -> None:
+    if recorded is not None and found != recorded:
+        raise LogChanged(f"the log at {path} changed since it was ingested: its content hash "
+                         f"is {found}, the lake recorded {recorded}")
+
+
+def missing_log(path: str | Path, content_hash: str | None) -> ReplayUnavailable:
+    """The refusal for a log file that is gone (LogChanged when the lake listed it)."""
+    if content_hash is None:
+        return ReplayUnavailable(f"{path}: the log file is not there any more")
+    return LogChanged(f"the log at {path} is not there any more: the lake ingested it with "
+                      f"content hash {content_hash}, and without it the match cannot be "
+                      "replayed")
+
+
+def not_a_log(path: str | Path, err: ValueError, content_hash: str | None
+              ) -> ReplayUnavailable:
+    """A file that does not read as a log: for one the lake ingested, it has changed since."""
+    if content_hash is None:
+        return ReplayUnavailable(f"{path}: {err}")
+    return LogChanged(f"the log at {path} changed since it was ingested: it no longer reads "
+                      f"as a log ({err}); the lake recorded content hash {content_hash}")
 
 
 def frame(cursor: ReplayCursor, step: int, perspective: Perspective) -> Frame:

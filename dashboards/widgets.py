@@ -5,6 +5,7 @@ the next, as a person expects when comparing a card's stats with its charge.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -12,6 +13,27 @@ from typing import Any
 import streamlit as st
 
 from dashboards import data
+
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+_AUTOLINK = re.compile(r"(?=://|@)|(?<=www)(?=\.)", re.IGNORECASE)
+WORD_JOINER = "\u2060"
+"""Invisible and unbreakable: what keeps `http://`, `www.` and `a@b` from turning into links."""
+
+
+def plain(text: object) -> str:
+    """Text from a log, a deck list or the lake, made safe for the Markdown of st.markdown,
+    st.caption, the alerts and widget options: it shows character for character and renders
+    nothing. Player, deck and tournament names are typed by people, so `![t](http://host/x)`
+    would load an image, `**x**` would turn bold and `$x$` into maths.
+
+    CommonMark lets a backslash escape any ASCII punctuation mark, so every one is escaped (no
+    markup, emoji shortcode, colour directive or HTML tag can start without one). Line breaks
+    become spaces: a blank line would end the paragraph (or the HTML block around a board)
+    early. GFM links bare addresses after the escapes are read, so a word joiner goes before
+    `://`, `@` and the dot of `www.`: the text looks the same and links nowhere."""
+    flat = _AUTOLINK.sub(WORD_JOINER, _LINE_BREAK.sub(" ", str(text)))
+    return _PUNCTUATION.sub(r"\\\1", flat)
 
 
 @dataclass(frozen=True)
@@ -38,7 +60,7 @@ def require_lake() -> data.LakeRef:
 
 def welcome(reason: str) -> None:
     st.title("postgame")
-    st.info(f"Nothing to show yet: {reason}.")
+    st.info(f"Nothing to show yet: {plain(reason)}.")
     st.markdown(
         "Fill the lake with match logs, then start the app on it:\n\n"
         "```bash\n"
@@ -109,12 +131,13 @@ def _day_range(days: Any, first: date, last: date) -> tuple[date | None, date | 
 
 
 def scope_caption(scope: Scope) -> str:
-    """The filters in words, under each chart: a screenshot still says what it shows."""
+    """The filters in words, under each chart: a screenshot still says what it shows (the
+    format and faction as the logs wrote them, escaped: st.caption is Markdown)."""
     days = (f"{scope.date_from or 'first day'} to {scope.date_to or 'last day'}"
             if scope.date_from or scope.date_to else "all days")
-    parts = [scope.game, scope.format or "all formats", days]
+    parts = [plain(scope.game), plain(scope.format) if scope.format else "all formats", days]
     if scope.faction:
-        parts.append(f"{scope.faction} decks only")
+        parts.append(f"{plain(scope.faction)} decks only")
     if scope.min_sample:
         parts.append(f"min sample {scope.min_sample}")
     return " · ".join(parts)

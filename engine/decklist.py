@@ -39,51 +39,85 @@ Find = Callable[[str], _CardWithId | None]
 SINGLE_CARD_SECTIONS: frozenset[str] = frozenset({"sovereign"})
 """Sections where a card line without a count means one copy (a leader card)."""
 
+MAX_COUNT = 2**63 - 1
+"""The largest count a deck entry may give: a log stores it in a 64-bit field (events.log)."""
+BOM = "\ufeff"
+"""The byte-order mark some editors put first in a file; it is no part of the deck."""
+
 _HEADER = re.compile(r"^\[\s*([^\[\]]+?)\s*\]$")
 _NAME = re.compile(r"^name\s*:\s*(.*)$", re.IGNORECASE)
 _COUNTED = re.compile(r"^(\d+)[xX]?\s+(\S.*)$")
 _COMMENT = re.compile(r"(^|\s)#.*$")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+"""What editors count lines by (str.splitlines also breaks at form feeds, U+2028...)."""
+_BYTE = re.compile(r"\(byte (\d+)\)")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class DeckListError(ValueError):
+    """A deck list that cannot be read; the message names the source and the line (or the
+    JSON path) so the person can find and fix it in their own file."""
+
+    def __init__(self, source: str, line: int | None, reason: str) -> None:
+        super().__init__(f"{source}:{line}: {reason}" if line else f"{source}: {reason}")
+        self.source, self.line, self.reason = source, line, reason
 
 
 def parse_decklist(text: str, source: str = "<text>",
                    single_card_sections: Iterable[str] = SINGLE_CARD_SECTIONS) -> DeckList:
-    """Parse the text form; a bad line raises ValueError naming `source` and the line number, so
-    the person can find and fix it in their own file."""
+    """Parse the text form; a bad line raises DeckListError naming `source` and the line
+    number, so the person can find and fix it in their own file."""
     singles = frozenset(single_card_sections)
     name: str | None = None
     sections: dict[str, list[DeckEntry]] = {}
     current: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_lines(text, source), start=1):
         line = _COMMENT.sub("", raw).strip()
         if not line:
             continue
-        where = f"{source}:{number}"
         if header := _HEADER.match(line):
             current = " ".join(header.group(1).split()).lower()
             sections.setdefault(current, [])
         elif named := _NAME.match(line):
             if name is not None:
-                raise ValueError(f"{where}: second 'name:' line (the deck is already {name!r})")
+                raise DeckListError(source, number, "second 'name:' line (the deck is already "
+                                                    f"{name!r})")
             name = named.group(1).strip()
         elif current is None:
-            raise ValueError(f"{where}: card line {line!r} before any [Section] header")
+            raise DeckListError(source, number, f"card line {line!r} before any [Section] "
+                                                "header")
         else:
-            sections[current].append(_parse_entry(line, current, singles, where))
+            sections[current].append(_parse_entry(line, current, singles, (source, number)))
     return DeckList(name=name or "", sections=sections)
 
 
-def _parse_entry(line: str, section: str, singles: frozenset[str], where: str) -> DeckEntry:
+def _lines(text: str, source: str) -> list[str]:
+    """The lines as editors count them, refusing a lone surrogate (text decoded with
+    'surrogateescape'): it has no UTF-8 form, so the deck could not go into a log."""
+    lines = _LINE_BREAK.split(text.removeprefix(BOM))
+    for number, line in enumerate(lines, start=1):
+        if bad := _SURROGATE.search(line):
+            raise DeckListError(source, number, "not UTF-8 text: a lone surrogate at column "
+                                                f"{bad.start() + 1}")
+    return lines
+
+
+def _parse_entry(line: str, section: str, singles: frozenset[str],
+                 where: tuple[str, int]) -> DeckEntry:
     """One card line: `COUNT CARD`, or a bare `CARD` in a single-card section."""
     counted = _COUNTED.match(line)
     if counted:
-        count, card = int(counted.group(1)), counted.group(2)
+        digits, card = counted.group(1), counted.group(2)
+        count = int(digits) if len(digits) <= len(str(MAX_COUNT)) else MAX_COUNT + 1
         if count < 1:
-            raise ValueError(f"{where}: count must be at least 1 in {line!r}")
+            raise DeckListError(*where, f"count must be at least 1 in {line!r}")
+        if count > MAX_COUNT:
+            raise DeckListError(*where, f"count must be at most {MAX_COUNT} in {line[:40]!r}")
     elif section in singles:
         count, card = 1, line
     else:
-        raise ValueError(f"{where}: expected 'COUNT CARD' (e.g. '4 Steel Grenadiers'), "
-                         f"got {line!r}")
+        raise DeckListError(*where, "expected 'COUNT CARD' (e.g. '4 Steel Grenadiers'), "
+                                    f"got {line!r}")
     return DeckEntry(card=" ".join(card.split()), count=count)
 
 
@@ -110,18 +144,50 @@ def _format_entry(entry: DeckEntry, lookup: Callable[[str], str | None] | None) 
 
 
 def decode_json_decklist(data: str | bytes, source: str = "<json>") -> DeckList:
-    """The msgspec JSON form of DeckList; errors name the source."""
+    """The msgspec JSON form of DeckList; errors name the source and where in it (a line and
+    column, or the JSON path of the field)."""
+    text = data.removeprefix(BOM) if isinstance(data, str) else \
+        data.removeprefix(BOM.encode())
     try:
-        return msgspec.json.decode(data, type=DeckList)
-    except msgspec.DecodeError as err:
-        raise ValueError(f"{source}: invalid JSON deck list: {err}") from err
+        deck = msgspec.json.decode(text, type=DeckList)
+    except (msgspec.DecodeError, RecursionError, UnicodeEncodeError) as err:
+        raise DeckListError(source, None, f"invalid JSON deck list: {_located(text, err)}"
+                            ) from None
+    for key, entries in deck.sections.items():
+        for i, entry in enumerate(entries):
+            if abs(entry.count) > MAX_COUNT:
+                raise DeckListError(source, None, f"invalid JSON deck list: count outside "
+                                    f"{-MAX_COUNT} to {MAX_COUNT} - at `$.sections.{key}[{i}].count`")
+    return deck
+
+
+def _located(text: str | bytes, err: Exception) -> str:
+    """msgspec's reason with its "(byte N)" told as the line and column a person goes to."""
+    if isinstance(err, RecursionError):
+        return "nested too deeply"
+    if isinstance(err, UnicodeEncodeError):
+        return "not UTF-8 text (a lone surrogate)"
+    data = text.encode(errors="replace") if isinstance(text, str) else text
+    return _BYTE.sub(lambda found: "(line {}, column {})".format(
+        *_line_column(data, int(found.group(1)))), str(err))
+
+
+def _line_column(data: bytes, offset: int) -> tuple[int, int]:
+    return data.count(b"\n", 0, offset) + 1, offset - (data.rfind(b"\n", 0, offset) + 1) + 1
 
 
 def load_decklist(path: str | Path) -> DeckList:
     """Read a deck list file: JSON when the extension is .json or the content starts with '{',
-    the text form otherwise (people rename files; the content decides when in doubt)."""
+    the text form otherwise (people rename files; the content decides when in doubt). A
+    leading byte-order mark is skipped; bytes that are not UTF-8 are refused at their line."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    data = path.read_bytes().removeprefix(BOM.encode())
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, column = _line_column(data, err.start)
+        raise DeckListError(str(path), line, f"not UTF-8 text: byte 0x{data[err.start]:02x} "
+                                             f"at column {column}") from None
     if path.suffix.lower() == ".json" or text.lstrip().startswith("{"):
         return decode_json_decklist(text, source=str(path))
     return parse_decklist(text, source=str(path))

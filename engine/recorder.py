@@ -12,7 +12,7 @@ from typing import Any
 from engine.replay import IllegalEvent
 from engine.ruleset import RuleViolation, get_ruleset
 from events.base import Header
-from events.log import append_events, create_log
+from events.log import Appended, Sign, append_events, create_log
 
 
 def rules_check(header: Header, existing: Sequence[Any], new: Sequence[Any]) -> None:
@@ -29,12 +29,14 @@ def rules_check(header: Header, existing: Sequence[Any], new: Sequence[Any]) -> 
             raise IllegalEvent(seq, err.rule, err.reason, event) from err
 
 
-def start_match(path: str | Path, header: Header) -> bytes:
-    """Create the log of a new match after checking its header (decks, ruleset)."""
+def start_match(path: str | Path, header: Header, sign: Sign | None = None) -> bytes:
+    """Create the log of a new match after checking its header (decks, ruleset); returns its
+    head hash. With sign (events.signing.Signer) the log is signed from its header on."""
     rules_check(header, (), ())
-    return create_log(path, header)
+    return create_log(path, header, sign)
 
 
-def record(path: str | Path, events: Sequence[Any], expected_seq: int) -> int:
-    """Append events a client reports; returns the next sequence number."""
-    return append_events(path, events, expected_seq=expected_seq, check=rules_check)
+def record(path: str | Path, events: Sequence[Any], expected_seq: int,
+           sign: Sign | None = None) -> Appended:
+    """Append events a client reports; returns the next sequence number and the new head."""
+    return append_events(path, events, expected_seq=expected_seq, check=rules_check, sign=sign)

@@ -12,6 +12,7 @@ gathered in table order, so files and summaries are byte-identical whatever the 
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -55,6 +56,8 @@ class SeasonConfig:
     bots: tuple[str, ...] = ()
     """Bot names dealt to players in turn; empty means the game's default bot."""
     workers: int = 1
+    sign_key: bytes | None = field(default=None, repr=False)
+    """The raw Ed25519 private key that signs every log (events.signing); None: unsigned."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class MatchTask:
     header: Header
     bots: tuple[str, ...]
     path: str
+    sign_key: bytes | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,8 @@ class MatchResult:
     rule: str
     events: int
     path: str
+    head: str = ""
+    """The hash of the log's last record, its anchor (verify --anchor)."""
 
 
 @dataclass
@@ -194,7 +200,8 @@ class SeasonCharges:
                                     sorted(self.tables[epoch].items())})
 
 
-def round_tasks(tour: Tournament, rnd: int, kit: GameKit, ref: str, out: Path) -> list[MatchTask]:
+def round_tasks(tour: Tournament, rnd: int, kit: GameKit, ref: str, out: Path,
+                sign_key: bytes | None = None) -> list[MatchTask]:
     """Pair round `rnd` and describe its matches; the bye is recorded, not played."""
     pairing: Pairing = tour.swiss.start_round()
     if pairing.bye is not None:
@@ -204,7 +211,7 @@ def round_tasks(tour: Tournament, rnd: int, kit: GameKit, ref: str, out: Path) -
         header = _header(tour, rnd, table, players, kit)
         path = out / tour.id / f"{header.match_id}{LOG_SUFFIX}"
         bots = tuple(tour.entrants[p].bot for p in players)
-        tasks.append(MatchTask(ref, header, bots, str(path)))
+        tasks.append(MatchTask(ref, header, bots, str(path), sign_key))
     return tasks
 
 
@@ -230,13 +237,21 @@ def run_match(task: MatchTask) -> MatchResult:
                                  random.Random(header.seed))
     path = Path(task.path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_log(path, header, events)
+    head = write_log(path, header, events, _signer(task.sign_key))
     home, away = (s.player for s in header.seats)
     players = (home, away)
     winner = None if outcome.winner is None else players[outcome.winner]
     return MatchResult(header.match_id, header.tournament or "", header.round or 0,
                        header.table or 0, players, winner, outcome.reason, outcome.rule,
-                       len(events), task.path)
+                       len(events), task.path, head.hex())
+
+
+@functools.cache
+def _signer(raw: bytes | None) -> Any:
+    """One Signer per key and worker process (keys travel to workers as raw bytes)."""
+    from events.signing import Signer
+
+    return None if raw is None else Signer.from_raw(raw)
 
 
 def run_season(cfg: SeasonConfig,
@@ -259,7 +274,8 @@ def run_season(cfg: SeasonConfig,
     by_id = {t.id: t for t in tours}
     with _mapper(cfg.workers) as map_:
         for rnd in range(1, cfg.rounds + 1):
-            tasks = [task for t in tours for task in round_tasks(t, rnd, kit, ref, cfg.out)]
+            tasks = [task for t in tours
+                     for task in round_tasks(t, rnd, kit, ref, cfg.out, cfg.sign_key)]
             for result in map_(run_match, tasks):
                 tour = by_id[result.tournament]
                 home, away = result.players
@@ -298,6 +314,7 @@ def summary(cfg: SeasonConfig, tours: list[Tournament]) -> dict[str, Any]:
     return {
         "game": cfg.game, "seed": cfg.seed, "players": cfg.players, "rounds": cfg.rounds,
         "out": str(cfg.out),
+        "signed_by": _signer(cfg.sign_key).key_id.hex() if cfg.sign_key else None,
         "tournaments": [_tournament_summary(t) for t in tours],
     }
 

@@ -64,6 +64,15 @@ class Record(msgspec.Struct, Generic[E], frozen=True, array_like=True, gc=False)
     seq: int
     prev: bytes
     body: E
+    sig: bytes | None = None
+    """The recorder's stamp on a signed log (events.signing); stored only when there is one."""
+
+    def fields(self) -> tuple[Any, ...]:
+        """What the record's encoding holds: [seq, prev, body], and sig on a signed log (so an
+        unsigned record is the three-element array it has always been)."""
+        if self.sig is None:
+            return (self.seq, self.prev, self.body)
+        return (self.seq, self.prev, self.body, self.sig)
 
 
 class Line(msgspec.Struct, Generic[E], frozen=True, array_like=True, gc=False):
@@ -73,6 +82,13 @@ class Line(msgspec.Struct, Generic[E], frozen=True, array_like=True, gc=False):
     seq: int
     prev: bytes | None
     body: E
+    sig: bytes | None = None
+    """The commit's stamp on a signed log, on its first line like prev."""
+
+    def fields(self) -> tuple[Any, ...]:
+        if self.sig is None:
+            return (self.seq, self.prev, self.body)
+        return (self.seq, self.prev, self.body, self.sig)
 
 
 def private_fields(event: Any) -> tuple[str, ...]:

@@ -115,7 +115,7 @@ def _frame_decoder(game: str, single: bool, upcast_from: int | None) -> Callable
 
     if upcast_from is not None:
         def decode_old(data: Any) -> Any:
-            seq, prev, body = _raw_record(msgspec.msgpack.decode(data))
+            seq, prev, body = _raw_record(_untyped(msgspec.msgpack.decode, data))
             bodies = [body] if single else body
             if not (isinstance(bodies, list) and all(isinstance(b, dict) for b in bodies)):
                 raise msgspec.DecodeError("the body is not a list of events")
@@ -144,11 +144,20 @@ def line_decoder(path: str | Path, game: str, schema: int) -> Callable[[bytes], 
         return _json(kind).decode
 
     def decode_old(data: bytes) -> Any:
-        seq, prev, body = _raw_record(msgspec.json.decode(data))
+        seq, prev, body = _raw_record(_untyped(msgspec.json.decode, data))
         if not isinstance(body, dict):
             raise msgspec.DecodeError("the body is not an event")
         return msgspec.convert([seq, prev, upcast.upcast_event(game, body, schema)], kind)
     return decode_old
+
+
+def _untyped(decode: Callable[[Any], Any], data: Any) -> Any:
+    """Decode without a type, so into any depth: msgspec raises RecursionError for deep
+    nesting, which is a bad record (a DecodeError, what every reader catches), not a crash."""
+    try:
+        return decode(data)
+    except RecursionError:
+        raise msgspec.DecodeError("the record is nested too deeply") from None
 
 
 def _raw_record(raw: Any) -> tuple[Any, Any, Any]:

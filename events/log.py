@@ -16,8 +16,10 @@ How damage is told from a crash (the reader never guesses a record's content):
 - A torn tail is what a crash mid-append leaves: after the last whole record, an incomplete frame
   header, or a frame whose length runs past the end of the file while the bytes present are only a
   beginning of a msgpack value (msgpack is self-delimiting, so a whole record there means the
-  length field itself was damaged), or only zero bytes (file systems may zero-fill a crashed
-  write). It is reported as ``TornTail`` and cut back by ``repair_log``, never kept.
+  length field itself was damaged), or only zero bytes, or a frame whose bytes are zero from
+  somewhere inside it to the end of the file (ext4 and XFS may keep a crashed write's file size
+  and zero the data that never reached the disk) unless one flipped bit explains its CRC. It is
+  reported as ``TornTail`` and cut back by ``repair_log``, never kept.
 - Anything else is ``LogCorrupt`` at that record: a CRC mismatch, an undecodable payload, a wrong
   sequence number or hash. That includes the last record: a complete frame with a bad CRC is not
   a crash pattern (appends write the frame header and payload together), so it is reported, not
@@ -35,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import gc
 import hashlib
 import itertools
@@ -45,7 +48,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import msgspec
 
@@ -59,6 +62,9 @@ GENESIS = bytes(HASH_SIZE)
 
 Check = Callable[[Header, Sequence[Any], Sequence[Any]], None]
 """check(header, existing events, new events): raises to refuse an append before it is written."""
+Sign = Callable[[Record[Any]], bytes | None]
+"""sign(unsigned record) -> its stamp: a recorder's key (events.signing.Signer), or the stamps a
+JSON-lines file carries; None leaves the record unsigned."""
 
 
 class LogError(ValueError):
@@ -98,6 +104,15 @@ class TornTailError(LogError):
     """Appending after a torn tail would bury it mid-file, where it reads as corruption."""
 
 
+class SigningError(LogError):
+    """A log's stamps do not hold: unsigned where a key is required, another key, a signature
+    that does not check, or an append that would mix signed and unsigned records."""
+
+    def __init__(self, path: str | Path, message: str, seq: int | None = None) -> None:
+        super().__init__(path, message)
+        self.seq = seq
+
+
 @dataclass(frozen=True)
 class TornTail:
     """The bytes a crash left after the last whole record; offset is where that record ends."""
@@ -122,10 +137,22 @@ class LogFile:
     """The schema the file was written with (the header has been upcast from it)."""
     commits: tuple[int, ...] = ()
     """How many events each frame holds, in order (the appends that wrote them)."""
+    stamps: tuple[bytes | None, ...] = ()
+    """Each record's stamp, header first (events.signing); all None on an unsigned log."""
 
     @property
     def next_seq(self) -> int:
         return len(self.events) + 1
+
+    @property
+    def signed(self) -> bool:
+        return any(stamp is not None for stamp in self.stamps)
+
+    def stored_stamps(self) -> Sign:
+        """A `sign` for encode_records that gives each record it rebuilds, in order, the stamp
+        the log stored for it."""
+        stamps = iter(self.stamps)
+        return lambda record: next(stamps, None)
 
     def batches(self) -> list[list[Any]]:
         """The events grouped as they were committed: encode_log(header, batches()) gives
@@ -144,7 +171,7 @@ def frame_hash(data: bytes | memoryview) -> bytes:
     return hashlib.blake2b(data, digest_size=HASH_SIZE).digest()
 
 
-def _header_frame(header: Header, path: str | Path) -> bytes:
+def _header_frame(header: Header, path: str | Path, sign: Sign | None = None) -> bytes:
     """Encode the header, refusing one that could not be read back."""
     if not isinstance(header, Header):
         raise LogError(path, f"the header must be an events.base.Header, not {type(header)}")
@@ -154,7 +181,7 @@ def _header_frame(header: Header, path: str | Path) -> bytes:
         raise games.UnknownGame(header.game, path) from None
     if header.schema != SCHEMA_VERSION:
         header = msgspec.structs.replace(header, schema=SCHEMA_VERSION)
-    payload = games.ENCODER.encode(Record(seq=0, prev=GENESIS, body=header))
+    _, payload = sealed(Record(seq=0, prev=GENESIS, body=header), sign)
     try:
         games.HEADER_MSGPACK.decode(payload)
     except msgspec.DecodeError as e:
@@ -162,24 +189,32 @@ def _header_frame(header: Header, path: str | Path) -> bytes:
     return frame(payload)
 
 
+def sealed(record: Record[Any], sign: Sign | None) -> tuple[Record[Any], bytes]:
+    """The record with its stamp (if sign gives one) and the payload a frame stores."""
+    if sign is not None:
+        record = msgspec.structs.replace(record, sig=sign(record))
+    return record, games.ENCODER.encode(record.fields())
+
+
 def _event_records(path: str | Path, game: str, commits: Iterable[Sequence[Any]], seq: int,
-                   prev: bytes) -> Iterator[tuple[Record[Any], bytes]]:
+                   prev: bytes, sign: Sign | None = None, checked: bool = True
+                   ) -> Iterator[tuple[Record[Any], bytes]]:
     """(record, frame) for each commit from seq on, refusing an empty commit or any event not of
-    this game or not decodable."""
-    kinds, encode = games.event_types(game), games.ENCODER.encode
+    this game or (unless checked is False: events just decoded from a log) not decodable."""
+    kinds = frozenset(games.event_types(game))  # exact types: isinstance over a tuple is slow
     decode = games.frame_decoder(path, game, SCHEMA_VERSION)
     for commit in commits:
         events = list(commit)
         if not events:
             raise LogError(path, f"record {seq}: a commit must hold at least one event")
         for number, event in enumerate(events, start=seq):
-            if not isinstance(event, kinds):
+            if type(event) not in kinds:
                 raise LogError(path, f"record {number}: {type(event).__name__} is not a {game} "
                                      "event")
-        record = Record(seq=seq, prev=prev, body=events)
-        payload = encode(record)
+        record, payload = sealed(Record(seq=seq, prev=prev, body=events), sign)
         try:
-            decode(payload)
+            if checked:
+                decode(payload)
         except msgspec.DecodeError:
             raise _unwritable(path, game, events, seq) from None
         data = frame(payload)
@@ -192,26 +227,42 @@ def _unwritable(path: str | Path, game: str, events: list[Any], seq: int) -> Log
     decode = games.frame_decoder(path, game, SCHEMA_VERSION)
     for number, event in enumerate(events, start=seq):
         try:
-            decode(games.ENCODER.encode(Record(seq=number, prev=GENESIS, body=[event])))
+            decode(games.ENCODER.encode((number, GENESIS, [event])))
         except msgspec.DecodeError as e:
             return LogError(path, f"record {number} cannot be written: {e}")
     return LogError(path, f"records {seq}-{seq + len(events) - 1} cannot be written together")
 
 
-def encode_records(header: Header, commits: Iterable[Sequence[Any]], path: str | Path = "<log>"
-                   ) -> Iterator[tuple[Record[Any], bytes]]:
+def encode_records(header: Header, commits: Iterable[Sequence[Any]], path: str | Path = "<log>",
+                   sign: Sign | None = None) -> Iterator[tuple[Record[Any], bytes]]:
     """Each record of a log with its frame, header first, exactly as write_log stores them;
-    commits are the lists of events appended together, one frame each."""
-    first = _header_frame(header, path)
+    commits are the lists of events appended together, one frame each; sign stamps each."""
+    first = _header_frame(header, path, sign)
     yield games.HEADER_MSGPACK.decode(first[FRAME.size:]), first
-    yield from _event_records(path, header.game, commits, 1, frame_hash(first))
+    yield from _event_records(path, header.game, commits, 1, frame_hash(first), sign)
 
 
-def encode_log(header: Header, commits: Iterable[Sequence[Any]], path: str | Path = "<log>"
-               ) -> tuple[bytes, bytes]:
+def rebuilt_records(log: LogFile) -> Iterator[tuple[Record[Any], bytes]]:
+    """The records of a log read back, re-encoded with their stored stamps: the stored frames,
+    for a log of today's schema. Its events were just decoded, so they are not decoded again."""
+    stamps = log.stored_stamps()
+    first = _header_frame(log.header, log.path, stamps)
+    yield games.HEADER_MSGPACK.decode(first[FRAME.size:]), first
+    yield from _event_records(log.path, log.header.game, log.batches(), 1, frame_hash(first),
+                              stamps, checked=False)
+
+
+def encode_log(header: Header, commits: Iterable[Sequence[Any]], path: str | Path = "<log>",
+               sign: Sign | None = None) -> tuple[bytes, bytes]:
     """The bytes of a whole log and its head hash."""
-    frames = [data for _, data in encode_records(header, commits, path)]
+    frames = [data for _, data in encode_records(header, commits, path, sign)]
     return b"".join(frames), frame_hash(frames[-1])
+
+
+def record_heads(log: LogFile) -> list[tuple[int, bytes]]:
+    """(seq, hash of its frame) of each record of a log in today's schema, header first: every
+    place the log could have been anchored."""
+    return [(record.seq, frame_hash(data)) for record, data in rebuilt_records(log)]
 
 
 # Reading -------------------------------------------------------------------------------------
@@ -230,31 +281,33 @@ def read_log(path: str | Path, *, verify_chain: bool = True) -> LogFile:
 def decode_log(data: bytes, path: str | Path = "<bytes>", *, verify_chain: bool = True
                ) -> LogFile:
     """Check and decode the bytes of a log; path only names it in errors."""
-    header, schema, pos = _decode_header(path, data)
-    decode = games.frame_decoder(path, header.game, schema)
+    first, schema, pos = _decode_header(path, data)
+    decode = games.frame_decoder(path, first.body.game, schema)
+    stamps = [first.sig]
     with _gc_paused():
         events, commits, pos, last, head = _events(
-            path, data, pos, frame_hash(memoryview(data)[:pos]), decode, verify_chain)
+            path, data, pos, frame_hash(memoryview(data)[:pos]), decode, verify_chain, stamps)
     if not verify_chain and commits:
         head = frame_hash(memoryview(data)[last:pos])
     torn = _tail(path, data, pos, len(events) + 1) if pos < len(data) else None
-    return LogFile(path if isinstance(path, Path) else Path(path), header, events, head, torn,
-                   schema, tuple(commits))
+    return LogFile(path if isinstance(path, Path) else Path(path), first.body, events, head, torn,
+                   schema, tuple(commits), tuple(stamps))
 
 
 def _events(path: str | Path, data: bytes, pos: int, prev: bytes,
-            decode: Callable[[memoryview], Any], chain: bool
+            decode: Callable[[memoryview], Any], chain: bool, stamps: list[bytes | None]
             ) -> tuple[list[Any], list[int], int, int, bytes]:
     """Events from pos, checked; stops at the first frame that is not whole (see _tail).
 
     Returns (events, events per frame, where whole frames end, where the last one starts, the
-    last frame's hash if the chain was checked). Hot loop: one slice per frame, names bound
-    locally.
+    last frame's hash if the chain was checked), adding each frame's stamp to stamps. Hot loop:
+    one slice per frame, names bound locally.
     """
     view, end, seq, last = memoryview(data), len(data), 1, 0
     events: list[Any] = []
     commits: list[int] = []
     add, count, unpack, crc32 = events.extend, commits.append, FRAME.unpack_from, zlib.crc32
+    stamp = stamps.append
     fresh_hash = hashlib.blake2b(digest_size=HASH_SIZE).copy  # a copy skips parsing the options
     while pos + 8 <= end:
         length, crc = unpack(data, pos)
@@ -263,6 +316,8 @@ def _events(path: str | Path, data: bytes, pos: int, prev: bytes,
             break
         payload = view[pos + 8:stop]
         if crc32(payload) != crc:
+            if _zero_filled(data, pos, stop, payload, crc):
+                break
             raise LogCorrupt(path, seq, pos, "CRC mismatch")
         try:
             record = decode(payload)
@@ -277,6 +332,7 @@ def _events(path: str | Path, data: bytes, pos: int, prev: bytes,
             prev = hashed.digest()
         add(body)
         count(len(body))
+        stamp(record.sig)
         last, pos, seq = pos, stop, seq + len(body)
     return events, commits, pos, last, prev
 
@@ -289,8 +345,8 @@ def _misplaced(path: str | Path, seq: int, pos: int, says: int, events: int) -> 
     return LogCorrupt(path, seq, pos, "its prev hash does not match the record before it")
 
 
-def _decode_header(path: str | Path, data: bytes) -> tuple[Header, int, int]:
-    """Record 0, upcast to today's schema: (header, stored schema, where it ends)."""
+def _decode_header(path: str | Path, data: bytes) -> tuple[Record[Header], int, int]:
+    """Record 0, upcast to today's schema: (the record, stored schema, where it ends)."""
     length, crc = FRAME.unpack_from(data) if len(data) >= FRAME.size else (0, 0)
     stop = FRAME.size + length
     if not length or stop > len(data):
@@ -298,16 +354,18 @@ def _decode_header(path: str | Path, data: bytes) -> tuple[Header, int, int]:
         raise NoHeader(path, len(data))
     payload = memoryview(data)[FRAME.size:stop]
     if zlib.crc32(payload) != crc:
+        if _zero_filled(data, 0, stop, payload, crc):
+            raise NoHeader(path, len(data))
         raise LogCorrupt(path, 0, 0, "CRC mismatch")
     try:
         record, schema = _header_record(path, payload)
-    except msgspec.DecodeError as e:
+    except (msgspec.DecodeError, RecursionError) as e:
         raise LogCorrupt(path, 0, 0, f"undecodable payload: {e}") from None
     if record.seq != 0:
         raise LogCorrupt(path, 0, 0, f"it says it is record {record.seq}")
     if record.prev != GENESIS:
         raise LogCorrupt(path, 0, 0, "the header's prev hash is not all zeros")
-    return record.body, schema, stop
+    return record, schema, stop
 
 
 def _header_record(path: str | Path, payload: memoryview) -> tuple[Record[Header], int]:
@@ -337,10 +395,104 @@ def _tail(path: str | Path, data: bytes, pos: int, seq: int) -> TornTail:
     length, _ = FRAME.unpack_from(data, pos)
     if not length:
         raise LogCorrupt(path, seq, pos, "its frame has length 0")
+    stop = pos + 8 + length
+    if stop <= len(data):  # whole, so its CRC failed: _events let it through as zero-filled
+        return TornTail(pos, rest, seq)
     if _msgpack_end(data, pos + 8) is None:
         return TornTail(pos, rest, seq)
     raise LogCorrupt(path, seq, pos, f"its frame claims {length} bytes, past the end of the "
                                      "file, but a whole record is there: the length is damaged")
+
+
+def _zero_filled(data: bytes, pos: int, stop: int, payload: memoryview, crc: int) -> bool:
+    """Whether a whole frame that fails its CRC is a crash's zero fill rather than damage.
+
+    ext4 and XFS may keep a crashed append's file size and zero the bytes that never reached
+    the disk: from some byte of the frame on, the rest of the file is zero. Damage looks alike
+    only when one bit flipped in a frame that already ended in zeros, and the CRC tells that
+    apart: a mismatch that one flipped bit before the zeros explains is damage, reported, never
+    cut. (A flip that zeroes the file's last non-zero byte gives the very bytes of a zero fill;
+    it reads as one.)
+    """
+    zeros = len(data.rstrip(b"\0"))
+    return zeros < stop and _zero_fill_fits(payload, crc, stop - zeros) \
+        and not _one_flip_explains(data, pos, payload, crc, zeros)
+
+
+CRC32_POLY = 0xEDB88320
+"""zlib's CRC-32 polynomial, bit-reflected."""
+
+
+def _single_bit_syndromes(count: int) -> Iterator[int]:
+    """How flipping each of the payload's last `count` bits changes its CRC, last bit first."""
+    register = CRC32_POLY
+    for _ in range(count):
+        yield register
+        register = (register >> 1) ^ (CRC32_POLY if register & 1 else 0)
+
+
+def _zero_fill_fits(payload: memoryview, crc: int, zeroed: int) -> bool:
+    """Whether some bytes in place of the payload's last `zeroed` ones (the zeros) give its CRC.
+
+    Any four bytes can (CRC-32 maps 32 consecutive bits one to one); fewer must be solved for,
+    over GF(2): is the CRC's change in the span of what flipping those bits can change?
+    """
+    if zeroed >= 4:
+        return True
+    basis: dict[int, int] = {}
+    for vector in _single_bit_syndromes(8 * zeroed):
+        while vector and vector.bit_length() in basis:
+            vector ^= basis[vector.bit_length()]
+        if vector:
+            basis[vector.bit_length()] = vector
+    syndrome = zlib.crc32(payload) ^ crc
+    while syndrome and syndrome.bit_length() in basis:
+        syndrome ^= basis[syndrome.bit_length()]
+    return not syndrome
+
+
+def _one_flip_explains(data: bytes, pos: int, payload: memoryview, crc: int, before: int
+                       ) -> bool:
+    """Whether flipping one bit of the frame before byte `before` (in its length, its CRC or its
+    payload) makes the CRC hold."""
+    syndrome = zlib.crc32(payload) ^ crc
+    if syndrome.bit_count() == 1:
+        return pos + 4 + (syndrome.bit_length() - 1) // 8 < before
+    length = len(payload)
+    for bit in range(32):
+        other = length ^ (1 << bit)
+        if pos + bit // 8 < before and pos + 8 + other <= len(data) \
+                and zlib.crc32(data[pos + 8:pos + 8 + other]) == crc:
+            return True
+    back = _payload_flip_at(syndrome, length)
+    return back >= 0 and back >= length - (before - pos - 8)
+
+
+@functools.cache
+def _crc_table() -> tuple[list[int], dict[int, int], frozenset[int]]:
+    """CRC-32's byte table, the byte whose entry has each top byte, and the entries of the
+    one-bit bytes (how a flip in the payload's last byte changes its CRC)."""
+    table = [zlib.crc32(bytes([i])) ^ zlib.crc32(b"\0") for i in range(256)]
+    return table, {entry >> 24: i for i, entry in enumerate(table)}, \
+        frozenset(table[1 << bit] for bit in range(8))
+
+
+def _payload_flip_at(syndrome: int, length: int) -> int:
+    """How many bytes before the payload's end (0: in its last byte) one flipped bit changes
+    its CRC by `syndrome`; -1 if no single flip does.
+
+    CRC-32 is linear: a flip k bytes before the end changes the CRC by a one-bit byte's table
+    entry carried through k zero bytes, a step that can be undone (its table's top bytes
+    differ), so undoing it from the syndrome finds k in one pass.
+    """
+    table, by_top, one_bit = _crc_table()
+    register = syndrome
+    for back in range(length):
+        if register in one_bit:
+            return back
+        low = by_top[register >> 24]
+        register = ((register ^ table[low]) << 8 | low) & 0xFFFFFFFF
+    return -1
 
 
 # msgpack: (bytes of fixed content) for scalars; (width of a length field, extra bytes) for
@@ -384,35 +536,45 @@ def _msgpack_end(data: bytes, pos: int) -> int | None:
 
 # Writing -------------------------------------------------------------------------------------
 
-def create_log(path: str | Path, header: Header) -> bytes:
+def create_log(path: str | Path, header: Header, sign: Sign | None = None) -> bytes:
     """Start a match log holding only its header; refuses to replace an existing file.
 
     The file appears whole or not at all (written aside, then hard-linked into place), so a crash
-    never leaves a log without a header. Returns the head hash.
+    never leaves a log without a header. Returns the head hash. A log started with `sign` is a
+    signed log: every append must be signed with the same key.
     """
-    data = _header_frame(header, path)
+    data = _header_frame(header, path, sign)
     write_file_atomically(path, data, replace=False)
     return frame_hash(data)
 
 
-def write_log(path: str | Path, header: Header, events: Iterable[Any]) -> bytes:
+def write_log(path: str | Path, header: Header, events: Iterable[Any],
+              sign: Sign | None = None) -> bytes:
     """Write a whole log at once (the simulator's way), replacing any file there atomically.
 
     The events are one commit, in one frame: a match is stored whole or not at all."""
     batch = list(events)
-    data, head = encode_log(header, [batch] if batch else [], path)
+    data, head = encode_log(header, [batch] if batch else [], path, sign)
     write_file_atomically(path, data, replace=True)
     return head
 
 
+class Appended(NamedTuple):
+    next_seq: int
+    head: bytes
+    """The hash of the frame just written: the log's new anchor."""
+
+
 def append_events(path: str | Path, events: Iterable[Any], *, expected_seq: int,
-                  check: Check | None = None) -> int:
+                  check: Check | None = None, sign: Sign | None = None) -> Appended:
     """Append events as records expected_seq, expected_seq + 1, ...: one commit, in one frame,
     so a crash keeps all of them or none.
 
     Under an exclusive lock for the whole call: the log is read and verified, expected_seq is
     compared with its next seq (ConcurrencyError), then check may refuse the batch by raising,
-    and only then is the frame written and fsynced. Returns the next seq.
+    and only then is the frame written and fsynced. A signed log takes only appends signed with
+    its key, an unsigned one only unsigned appends (SigningError). Returns the next seq and
+    the new head.
     """
     batch = list(events)
     with _locked(path, "r+b", fcntl.LOCK_EX) as f:
@@ -422,13 +584,33 @@ def append_events(path: str | Path, events: Iterable[Any], *, expected_seq: int,
                                       f"{log.torn.offset} must be cut first (repair_log)")
         if log.next_seq != expected_seq:
             raise ConcurrencyError(path, expected_seq, log.next_seq)
+        records = list(_event_records(path, log.header.game, [batch] if batch else [],
+                                      log.next_seq, log.head, sign))
+        if records:
+            _same_signer(path, log.stamps[-1], records[0][0].sig)
         if check is not None:
             check(log.header, log.events, batch)
-        data = b"".join(framed for _, framed in
-                        _event_records(path, log.header.game, [batch] if batch else [],
-                                       log.next_seq, log.head))
-        _write_at(f.fileno(), data, f.seek(0, os.SEEK_END))
-    return log.next_seq + len(batch)
+        _write_at(f.fileno(), b"".join(framed for _, framed in records),
+                  f.seek(0, os.SEEK_END))
+    return Appended(log.next_seq + len(batch), frame_hash(records[-1][1]) if records else log.head)
+
+
+KEY_ID_SIZE = 8
+"""A stamp starts with the id of the key that made it (events.signing)."""
+
+
+def _same_signer(path: str | Path, last: bytes | None, new: bytes | None) -> None:
+    """A log is signed from its header on by one key, or not at all: anything else would leave
+    records that `verify --key` must refuse."""
+    if last is None and new is not None:
+        raise SigningError(path, "the log was started unsigned; a signed append would leave "
+                                 "it partly signed (start a new log with the key)")
+    if last is not None and new is None:
+        raise SigningError(path, f"the log is signed by key {last[:KEY_ID_SIZE].hex()}; "
+                                 "appends must be signed with it too (--sign-key)")
+    if last is not None and new is not None and last[:KEY_ID_SIZE] != new[:KEY_ID_SIZE]:
+        raise SigningError(path, f"the log is signed by key {last[:KEY_ID_SIZE].hex()}, not by "
+                                 f"the key given ({new[:KEY_ID_SIZE].hex()})")
 
 
 def repair_log(path: str | Path) -> TornTail | None:
@@ -445,24 +627,32 @@ def repair_log(path: str | Path) -> TornTail | None:
 
 
 def write_file_atomically(path: str | Path, data: bytes, *, replace: bool) -> None:
-    """Write aside in the same directory, fsync, then rename (or link, to refuse overwriting)."""
+    """Write aside in the same directory, fsync, then rename (or link, to refuse overwriting).
+
+    A failure is an OSError naming path, the file the caller asked for: the temporary file's
+    name would only puzzle the person who never asked for it."""
     path = Path(path)
     temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        _write_at(fd, data, 0)
-        os.close(fd)
-        fd = -1
-        if replace:
-            os.replace(temp, path)
-        else:
-            _link_new(temp, path)
-    finally:
-        if fd >= 0:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            _write_at(fd, data, 0)
             os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temp)
-    _fsync_dir(path.parent)
+            fd = -1
+            if replace:
+                os.replace(temp, path)
+            else:
+                _link_new(temp, path)
+        finally:
+            if fd >= 0:
+                os.close(fd)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temp)
+        fsync_dir(path.parent)
+    except OSError as err:
+        if err.filename == str(path) and err.filename2 is None:
+            raise
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
 
 
 def _link_new(temp: Path, path: Path) -> None:
@@ -486,7 +676,7 @@ def _write_at(fd: int, data: bytes, offset: int) -> None:
         raise
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
     """Make a new or renamed entry durable: the rename itself lives in the directory."""
     fd = os.open(directory, os.O_RDONLY)
     try:

@@ -13,7 +13,7 @@ Why it is shaped this way:
   quarantined too, by the parent just before the batch's commit: the table comes from the lake's
   history plus the batch itself (see quarantine_over_cap).
 - Memory is bounded by the batch: each batch is one commit (one file per table and partition),
-  and small files are compacted as they pile up (pipeline.lake).
+  and small files are compacted as they pile up (pipeline.lake_writer).
 """
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ from engine.replay import IllegalEvent, replay_log
 from engine.ruleset import DeckError, UnknownRuleset, get_ruleset
 from events import games
 from events.base import Header
-from events.jsonl import JsonlError, read_jsonl
-from events.log import FRAME, LogCorrupt, LogError, LogFile, decode_log, encode_log
+from events.jsonl import BOM, JsonlError, decode_jsonl
+from events.log import FRAME, LogCorrupt, LogError, LogFile, SigningError, decode_log
 from pipeline.audits import AuditResult, run_audits
 from pipeline.charges import (
     CapVerdict,
@@ -55,17 +55,10 @@ from pipeline.charges import (
     checks_cap,
 )
 from pipeline.facts import LogMeta, NoExtractor, Rows, Unfinished, extractor_for
-from pipeline.lake import (
-    PARTITION_KEYS,
-    RETAIN_S,
-    Lake,
-    LakeWriter,
-    Manifest,
-    PartKey,
-    file_schema,
-    new_batch_id,
-    view_sql,
-)
+from pipeline.lake import Lake, view_sql
+from pipeline.lake_layout import PARTITION_KEYS, PartKey, file_schema, new_batch_id
+from pipeline.lake_writer import RETAIN_S, LakeWriter
+from pipeline.manifest import Manifest
 from pipeline.schema import PARTITIONED, TABLES
 
 LOG_SUFFIXES = (".pglog", ".jsonl")
@@ -155,14 +148,26 @@ class IngestReport:
     audits: list[AuditResult] = field(default_factory=list)
     cap_unchecked: dict[str, int] = field(default_factory=dict)
     """Ingested logs per game whose charge cap the game's rules do not check yet."""
+    strays: list[str] = field(default_factory=list)
+    """Part files in the lake that no manifest lists and no ledger names (LakeWriter.strays):
+    the writer leaves them alone, and says so."""
 
     @property
     def notices(self) -> list[str]:
-        """What the run did not check, said once per game."""
+        """What the run did not check, said once per game; and the lake's strays, if any."""
         return [f"{cap_rule(game)} (charge cap) was not checked for {count} {game} "
                 f"log{'s' if count != 1 else ''}: the {game} rules do not check it yet "
                 "(postgame charges --deck checks one deck)"
-                for game, count in sorted(self.cap_unchecked.items())]
+                for game, count in sorted(self.cap_unchecked.items())] + self._stray_notice()
+
+    def _stray_notice(self) -> list[str]:
+        if not self.strays:
+            return []
+        n = len(self.strays)
+        notice = (f"{self.lake}: {n} part file{'s' if n != 1 else ''} that no manifest lists "
+                  f"{'were' if n != 1 else 'was'} left alone (e.g. {self.strays[0]}); "
+                  f"`postgame lake recover --lake {self.lake}` lists them")
+        return [notice]
 
     @property
     def matches_per_s(self) -> float:
@@ -223,8 +228,10 @@ class Seen:
     hashes: set[str]
 
     @classmethod
-    def of(cls, lake: Lake) -> Seen:
-        con = lake.connect()
+    def of(cls, writer: LakeWriter) -> Seen:
+        """Read from the manifest the writer holds, under its lock: a concurrent ingest has
+        either committed before it (and is seen) or waits until this one is done."""
+        con = writer.lake.connect(writer.manifest)
         try:
             ingested = dict(con.execute("SELECT match_id, content_hash FROM matches").fetchall())
             hashes = {h for (h,) in con.execute(
@@ -237,12 +244,14 @@ class Seen:
 def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
            batch_size: int = DEFAULT_BATCH, progress: Progress | None = None,
            retain_s: float = RETAIN_S, audit: bool = True,
-           charge_formats: ChargeFormats | None = None) -> IngestReport:
+           charge_formats: ChargeFormats | None = None, key: bytes | None = None
+           ) -> IngestReport:
     """Ingest logs (files or folders) into the lake; bad logs are quarantined, never fatal.
 
     progress(done, total) is called once the logs are found, then as chunks finish. Audits run
     at the end unless audit=False. `charge_formats` replaces data/charges/formats.toml for the
-    charge cap check (tests, designers trying settings).
+    charge cap check (tests, designers trying settings). `key` (a raw Ed25519 public key)
+    quarantines every log not signed by it (SIGNATURE).
     """
     if workers < 1 or batch_size < 1:
         raise IngestError("workers and batch size must be at least 1")
@@ -252,8 +261,9 @@ def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
     progress(0, len(logs))
     start = time.perf_counter()
     with lake.writer(retain_s) as writer:
-        seen = Seen.of(lake)
-        with chunk_runner(workers, frozenset(seen.hashes)) as run_chunks:
+        report.strays = list(writer.strays)
+        seen = Seen.of(writer)
+        with chunk_runner(workers, frozenset(seen.hashes), key) as run_chunks:
             pending: BatchFacts | None = None
             for result in run_chunks(plan_chunks(logs, batch_size, workers)):
                 if pending is None or pending.batch != result.batch:
@@ -469,11 +479,15 @@ _KNOWN: frozenset[str] = frozenset()
 """Content hashes the lake held when the run began (set in each worker by init_worker)."""
 
 
-def init_worker(known: frozenset[str], in_pool: bool) -> None:
-    """Set the known hashes; a pool process also tunes its GC for good (see gc_tuned) and
-    watches its parent."""
-    global _KNOWN
-    _KNOWN = known
+_KEY: bytes | None = None
+"""The raw public key every log must be signed by (ingest --key); None: not checked."""
+
+
+def init_worker(known: frozenset[str], in_pool: bool, key: bytes | None = None) -> None:
+    """Set the known hashes and the signing key; a pool process also tunes its GC for good (see
+    gc_tuned) and watches its parent."""
+    global _KNOWN, _KEY
+    _KNOWN, _KEY = known, key
     if in_pool:
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
@@ -504,15 +518,16 @@ def _exit_when_orphaned(parent: int) -> None:
 
 
 @contextmanager
-def chunk_runner(workers: int, known: frozenset[str]
+def chunk_runner(workers: int, known: frozenset[str], key: bytes | None = None
                  ) -> Iterator[Callable[[Iterable[ChunkTask]], Iterator[ChunkResult]]]:
     """Runs chunks in order: in this process for one worker, else over a process pool."""
     if workers <= 1:
         with gc_tuned():
-            init_worker(known, in_pool=False)
+            init_worker(known, False, key)
             yield lambda tasks: map(extract_chunk, tasks)
         return
-    with ProcessPoolExecutor(workers, initializer=init_worker, initargs=(known, True)) as pool:
+    with ProcessPoolExecutor(workers, initializer=init_worker,
+                             initargs=(known, True, key)) as pool:
         yield lambda tasks: _windowed(pool, tasks, WINDOW_PER_WORKER * workers)
 
 
@@ -578,13 +593,12 @@ def examine(path: Path, batch: str, now: datetime
         digest = content_hash(data)
         if digest in _KNOWN:
             return LogOutcome(str(path), "skipped", digest), None, (None, None)
-        log = decode(path, data)
+        log, digest = decode(path, data)
         header = log.header
-        if is_jsonl(data):
-            digest = content_hash(encode_log(log.header, log.batches(), path)[0])
-            if digest in _KNOWN:
-                return LogOutcome(str(path), "skipped", digest), None, (None, None)
-        visitor = replay(log, LogMeta(digest, str(path), batch, now))
+        if digest in _KNOWN:  # a JSONL twin of a log already in
+            return LogOutcome(str(path), "skipped", digest), None, (None, None)
+        visitor = replay(log, LogMeta(digest, str(path), batch, now, log.head.hex(),
+                                      signed_by(log)))
     except Rejected as err:
         match_id, game = (header.match_id, header.game) if header else (None, None)
         return (LogOutcome(str(path), "quarantined", digest, match_id, game, 0, err.seq,
@@ -594,6 +608,20 @@ def examine(path: Path, batch: str, now: datetime
     return (LogOutcome(str(path), "ingested", digest, header.match_id, header.game,
                        len(log.events), cap_unchecked=unchecked, header=capped), visitor.rows,
             (visitor.game, visitor.month))
+
+
+def signed_by(log: LogFile) -> str | None:
+    """The id of the key the log's signatures were checked against (--key); None: unchecked."""
+    from events.signing import check_signatures, key_id, load_public_key
+
+    if _KEY is None:
+        return None
+    public = load_public_key(_KEY.hex())
+    try:
+        check_signatures(log, public)
+    except SigningError as err:
+        raise Rejected("SIGNATURE", _unprefixed(err, log.path), err.seq) from None
+    return key_id(public).hex()
 
 
 def read_shared(path: Path) -> bytes:
@@ -610,6 +638,37 @@ def content_hash(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=HASH_SIZE).hexdigest()
 
 
+def decode_either(data: bytes, path: str | Path) -> tuple[LogFile, str]:
+    """The log whose file bytes are data, and its identity in the lake, its content hash: of
+    the bytes, or for JSON lines of its binary form (stamps included), so a .pglog and its
+    .jsonl twin are the same content."""
+    if not is_jsonl(data):
+        return decode_log(data, path), content_hash(data)
+    log, binary = decode_jsonl(data, path)
+    return log, content_hash(binary)
+
+
+class LogChanged(ValueError):
+    """The file a lake lists for a match is gone or no longer holds the log that was ingested:
+    showing it as that match would show what the lake's numbers did not count."""
+
+
+def read_ingested(path: str | Path, recorded: str) -> LogFile:
+    """The log at path, from one read of the file, refused (LogChanged) unless its content hash
+    is the one the lake recorded: the hash checked belongs to the very events then replayed.
+    A file that is not a log at all raises the log readers' own errors."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise LogChanged(f"the log at {path} is not there any more: the lake ingested it with "
+                         f"content hash {recorded}") from None
+    log, found = decode_either(data, path)
+    if found != recorded:
+        raise LogChanged(f"the log at {path} changed since it was ingested: its content hash "
+                         f"is {found}, the lake recorded {recorded}")
+    return log
+
+
 def is_jsonl(data: bytes) -> bool:
     """The rule of events.jsonl.detect_format, on bytes already read: a binary log starts with
     a whole frame whose CRC holds (its first byte may happen to be '[' or '{')."""
@@ -618,13 +677,14 @@ def is_jsonl(data: bytes) -> bool:
         payload = data[FRAME.size:FRAME.size + length]
         if length and len(payload) == length and zlib.crc32(payload) == crc:
             return False
-    return data.lstrip()[:1] in (b"[", b"{")
+    return data.removeprefix(BOM).lstrip()[:1] in (b"[", b"{")
 
 
-def decode(path: Path, data: bytes) -> LogFile:
-    """Integrity: framing, CRCs, hash chain, typed records (events.log / events.jsonl)."""
+def decode(path: Path, data: bytes) -> tuple[LogFile, str]:
+    """Integrity: framing, CRCs, hash chain, typed records (events.log / events.jsonl); the log
+    and its content hash."""
     try:
-        log = read_jsonl(path) if is_jsonl(data) else decode_log(data, path)
+        log, digest = decode_either(data, path)
     except JsonlError as err:
         raise Rejected("LOG", f"line {err.line}: {err.reason}", err.line - 1) from None
     except LogCorrupt as err:
@@ -637,7 +697,7 @@ def decode(path: Path, data: bytes) -> LogFile:
         raise Rejected("LOG", f"torn tail: {log.torn.cut} bytes after byte {log.torn.offset} "
                               "are an incomplete record (a crash while writing?); "
                               "`postgame log repair` cuts it", log.torn.seq)
-    return log
+    return log, digest
 
 
 def replay(log: LogFile, meta: LogMeta) -> Any:

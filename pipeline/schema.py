@@ -18,6 +18,7 @@ MATCHES = pa.schema([
     ("winner_seat", pa.int8()), ("result_reason", pa.string()), ("result_rule", pa.string()),
     ("turns", pa.int32()), ("events", pa.int32()),
     ("content_hash", pa.string()), ("log_path", pa.string()),
+    ("head", pa.string()), ("signed_by", pa.string()),
     ("batch", pa.string()), ("ingested_at", TS),
 ])
 

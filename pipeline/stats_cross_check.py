@@ -51,7 +51,7 @@ def read_lake(lake: Lake, columns: Mapping[str, list[str]] = CARD_USAGE_COLUMNS
               ) -> dict[str, pd.DataFrame]:
     """The committed Parquet files of each table read with pandas, as a pandas user would:
     file by file, the hive keys (game, month) added from each path."""
-    from pipeline.lake import partition_of
+    from pipeline.lake_layout import partition_of
 
     tables = {}
     for table, wanted in columns.items():

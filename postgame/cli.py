@@ -18,6 +18,8 @@ from postgame.commands import (
     deck,
     export,
     ingest,
+    keys,
+    lake,
     logs,
     replay,
     rulesets,
@@ -27,7 +29,8 @@ from postgame.commands import (
 )
 from postgame.commands.common import OK, USER_ERROR, UserError
 
-COMMANDS = (simulate, verify, replay, logs, deck, rulesets, charges, ingest, stats, export, app)
+COMMANDS = (simulate, verify, replay, logs, keys, deck, rulesets, charges, ingest, lake, stats,
+            export, app)
 EXAMPLES = """\
 examples:
   postgame simulate vitorian --players 16 --rounds 4 --seed 7 --out out/sim

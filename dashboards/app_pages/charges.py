@@ -2,6 +2,7 @@
 biggest movers, and a deck checker that tells a player whether a list fits under the cap."""
 from __future__ import annotations
 
+import numbers
 from datetime import date
 from typing import Any
 
@@ -20,8 +21,8 @@ def render() -> None:
     st.title("Charges")
     formats = data.charge_formats(lake, game)
     if not formats:
-        st.info(f"No format of {game} in this lake has charges: they are set per format in "
-                "data/charges/formats.toml (CH-1.2).")
+        st.info(f"No format of {widgets.plain(game)} in this lake has charges: they are set "
+                "per format in data/charges/formats.toml (CH-1.2).")
         return
     fmt = st.sidebar.selectbox("Format", formats, key="charges_format")
     season = _season_or_none(lake, game, fmt)
@@ -29,8 +30,11 @@ def render() -> None:
         return
     epoch = pick_epoch(season)
     table_in_force(season, epoch)
-    history(season)
-    movers(season, epoch)
+    if len(season.epochs) > 1:
+        history(season)
+        movers(season, epoch)
+    else:
+        one_table_only(season)
     deck_checker(lake, game, fmt, season)
 
 
@@ -40,7 +44,8 @@ def _season_or_none(lake: data.LakeRef, game: str, fmt: str) -> Any:
     try:
         return data.charge_season(lake, game, fmt)
     except ChargeError as why:
-        st.info(f"No charges for {game} {fmt} yet: {why}")
+        st.info(f"No charges for {widgets.plain(game)} {widgets.plain(fmt)} yet: "
+                f"{widgets.plain(why)}")
         return None
 
 
@@ -61,13 +66,16 @@ def _epoch_label(season: Any, epoch: int) -> str:
 def table_in_force(season: Any, epoch: int) -> None:
     info, settings = season.info(epoch), season.settings
     st.subheader(f"Table of epoch {epoch}")
-    how = ("carried over from the previous epoch (too few decks, CH-2.7)" if info.carried_over
-           else f"computed from N = {info.decks} decks of the previous epoch")
     span = (f"{info.start_date} to {info.end_date}" if info.start_date
             else "no tournament yet")
-    st.caption(f"{season.game} {season.format} · tournaments {span} · {how} · deck cap "
-               f"{settings.cap}, charges 0–{settings.max_charge}")
+    st.caption(f"{widgets.plain(season.game)} {widgets.plain(season.format)} · tournaments "
+               f"{span} · {_made_how(info)} · deck cap {settings.cap}, charges "
+               f"0–{settings.max_charge}")
     table = season.table(epoch)
+    if table.empty:
+        st.info("No card has a charge in this table: every card counts 0 against the cap "
+                "(CH-2.2).")
+        return
     st.dataframe(table[["card", "name", "charge", "previous_charge", "delta", "n_c", "N",
                         "share", "smoothed_share"]], hide_index=True, width="stretch",
                  height=380, column_config={
@@ -76,13 +84,38 @@ def table_in_force(season: Any, epoch: int) -> None:
                                                                      format="percent")})
 
 
+def _made_how(info: Any) -> str:
+    """How the epoch's table came about: the initial one, carried over or computed."""
+    if info.epoch == 0:
+        return "the initial table (data/charges/formats.toml, CH-2.2)"
+    if info.carried_over:
+        return "carried over from the previous epoch (too few decks, CH-2.7)"
+    return f"computed from N = {info.decks} decks of the previous epoch"
+
+
+def one_table_only(season: Any) -> None:
+    """A lake with fewer tournaments than an epoch holds has only the initial table: nothing
+    has moved yet, so there is no history to draw and no mover to list (and an empty history
+    is no frame to draw from)."""
+    st.subheader("Charge over the epochs")
+    held, window = len(season.tournaments), season.settings.window
+    st.info(f"Only one table so far, so no history and no movers yet: they need two. Epoch "
+            f"0 ends after {window} tournaments (CH-2.1) and this lake holds {held} of "
+            f"{widgets.plain(season.game)} {widgets.plain(season.format)}; once it ends, the "
+            "table of epoch 1 is computed from their decks. Until then the table above is in "
+            "force.")
+
+
 def history(season: Any) -> None:
     """Each card's charge per epoch; the cards with the highest charge now come preselected."""
     st.subheader("Charge over the epochs")
     frame = season.history()
+    if frame.empty:
+        st.caption("No card has had a charge in any epoch yet.")
+        return
     latest = frame[frame["epoch"] == frame["epoch"].max()].sort_values(
         ["charge", "card"], ascending=[False, True])
-    names = dict(zip(frame["card"], frame["name"] + " (" + frame["card"] + ")"))
+    names = dict(zip(frame["card"], frame["name"].astype(str) + " (" + frame["card"] + ")"))
     chosen = st.multiselect("Cards", sorted(names, key=names.__getitem__),
                             default=list(latest["card"].head(TOP_LINES)),
                             format_func=names.__getitem__, key=f"charges_cards_{season.format}")
@@ -97,6 +130,9 @@ def history(season: Any) -> None:
 
 def movers(season: Any, epoch: int) -> None:
     st.subheader(f"Biggest movers into epoch {epoch}")
+    if epoch == 0:
+        st.caption("Epoch 0 is the first table: there is none before it to move from.")
+        return
     moved = season.movers(epoch)
     if moved.empty:
         st.caption("No card's charge changed in this epoch.")
@@ -119,11 +155,11 @@ def deck_checker(lake: data.LakeRef, game: str, fmt: str, season: Any) -> None:
         st.caption("The check uses the table in force at the chosen moment (CH-3.2).")
         return
     try:
-        result = data.deck_check(lake, game, fmt, text, when, source)
-    except ValueError as why:
-        st.error(f"This deck list cannot be read: {why}")
+        report = data.deck_check(lake, game, fmt, text, when, source)
+    except ValueError as why:  # engine.decklist names the line; ChargeError the tournament
+        st.error(f"This deck list cannot be read: {widgets.plain(why)}")
         return
-    verdict(result)
+    verdict(report)
 
 
 def pick_when(season: Any) -> date | str | None:
@@ -139,25 +175,46 @@ def pick_when(season: Any) -> date | str | None:
 
 
 def _deck_text(pasted: str, uploaded: Any) -> tuple[str, str]:
+    """The list to check; an upload too big to be a deck list is cut where no deck list ends
+    (UTF-8 takes at most 4 bytes a character), and the check refuses it by its length."""
     if uploaded is not None:
-        return uploaded.getvalue().decode("utf-8", errors="replace"), uploaded.name
+        body = uploaded.getvalue()[: 4 * data.MAX_DECK_CHARS + 4]
+        return body.decode("utf-8", errors="replace"), uploaded.name
     return pasted or "", "<pasted deck>"
 
 
-def verdict(result: Any) -> None:
+def verdict(report: data.DeckReport) -> None:
+    """The charge against the cap, every rule the list breaks (construction and charges, each
+    with its rule ID), then what each card adds to the charge."""
+    result = report.charge
     cols = st.columns(3)
     cols[0].metric("Deck charge", result.charge, delta=f"{result.charge - result.cap:+d} "
                    "vs the cap", delta_color="inverse")
     cols[1].metric("Cap", result.cap)
     cols[2].metric("Table of epoch", result.table.epoch)
-    if result.legal:
-        st.success(f"{result.deck or 'This deck'} is legal: charge {result.charge} "
-                   f"≤ cap {result.cap}.")
-    for rule, reason in result.problems:
-        st.error(f"{rule}: {reason}")
+    name = widgets.plain(result.deck) if result.deck else "This deck"
+    if result.legal and not report.construction:
+        st.success(f"{name} is legal: charge {result.charge} ≤ cap {result.cap}.")
+    elif result.legal:
+        st.warning(f"{name} is within the cap (charge {result.charge} ≤ {result.cap}) but "
+                   "breaks the deck rules below.")
+    for rule, reason in [*report.construction, *result.problems]:
+        st.error(f"{widgets.plain(rule)}: {widgets.plain(reason)}")
     rows = [{"card": c.card, "name": c.name, "copies": c.copies, "charge": c.charge,
              "contribution": c.contribution} for c in result.contributions]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.dataframe(_shown_whole(pd.DataFrame(rows)), hide_index=True, width="stretch")
+
+
+def _shown_whole(frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns holding a count past 2**53 (a typed-in copy count) as text: the table's Arrow
+    columns cannot hold integers past 64 bits, and the browser keeps numbers as doubles, which
+    would show a number nobody wrote."""
+    big = [c for c in frame.columns if frame[c].map(_past_doubles).any()]
+    return frame.astype({c: str for c in big})
+
+
+def _past_doubles(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and abs(int(value)) > 2**53
 
 
 render()

@@ -24,7 +24,7 @@ def render() -> None:
     cols[1].metric("First day", str(about.get("first_day") or "–"))
     cols[2].metric("Last day", str(about.get("last_day") or "–"))
     for note in notes:
-        st.caption(f"Note: {note}")
+        st.caption(f"Note: {widgets.plain(note)}")
     st.subheader("Downloads")
     stem = _file_stem(scope)
     for form, (name, mime) in data.REPORT_FORMS.items():
@@ -32,7 +32,13 @@ def render() -> None:
                            file_name=f"{stem}-{name}", mime=mime, icon=":material/download:",
                            key=f"export_{form}", on_click="ignore")
     st.caption("The same report as `postgame export --lake LAKE --game "
-               f"{scope.game} --out DIR`; a file is made when its button is clicked.")
+               f"{_in_code(scope.game)} --out DIR`; a file is made when its button is clicked.")
+
+
+def _in_code(text: str) -> str:
+    """Text for a Markdown code span, where backslashes show as they are: only a backtick
+    could end the span early, so none is kept."""
+    return text.replace("`", "'")
 
 
 def _maker(lake: data.LakeRef, form: str, args: tuple[object, ...]) -> Callable[[], bytes]:

@@ -10,7 +10,7 @@ from dashboards import data, widgets
 def render() -> None:
     lake = widgets.require_lake()
     st.title("Data")
-    st.caption(f"Lake {lake.root} · manifest version {lake.version}")
+    st.caption(f"Lake {widgets.plain(lake.root)} · manifest version {lake.version}")
     summary = data.lake_summary(lake)
     cols = st.columns(4)
     cols[0].metric("Matches", f"{int(summary['matches'].sum()):,}")

@@ -15,7 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from dashboards import data, widgets
-from dashboards.replaying import Frame, ReplayCursor, ReplayUnavailable
+from dashboards.replaying import Frame, LogChanged, ReplayCursor, ReplayUnavailable
 
 # Page scripts run with Streamlit's "magic": a bare string would be written on the page, so
 # constants are explained in comments here.
@@ -35,7 +35,7 @@ def render() -> None:
     try:
         cursor = data.replay_cursor(lake, match_id)
     except ReplayUnavailable as why:
-        st.error(f"This match cannot be replayed: {why}")
+        cannot_replay(why)
         return
     _reset_on_new_match(match_id, cursor)
     st.caption(_match_line(lake, game, match_id))
@@ -77,15 +77,27 @@ def _match_labels(found: pd.DataFrame) -> list[str]:
 
 
 def _match_line(lake: data.LakeRef, game: str, match_id: str) -> str:
+    """The match in one caption line; every text in it comes from the log, so it is escaped."""
     found = data.find_matches(lake, game)
     row = found[found["match_id"] == match_id]
     if row.empty:
-        return match_id
+        return widgets.plain(match_id)
     r = row.iloc[0]
     result = "draw" if pd.isna(r["winner_seat"]) else f"seat {int(r['winner_seat'])} won"
-    return (f"{match_id} · {r['players']} · {r['tournament']} ({r['format']}) "
-            f"round {r['round']} · {result} ({r['result_reason']}) after {r['turns']} turns, "
-            f"{r['events']} events")
+    said = {key: widgets.plain(r[key]) for key in ("players", "tournament", "format",
+                                                    "result_reason")}
+    return (f"{widgets.plain(match_id)} · {said['players']} · {said['tournament']} "
+            f"({said['format']}) round {r['round']} · {result} ({said['result_reason']}) "
+            f"after {r['turns']} turns, {r['events']} events")
+
+
+def cannot_replay(why: ReplayUnavailable) -> None:
+    """Why the log cannot be shown, and for a changed or missing log what would mend it."""
+    st.error(f"This match cannot be replayed: {widgets.plain(why)}")
+    if isinstance(why, LogChanged):
+        st.caption("The lake keeps a match's facts, not its log: put the ingested file back "
+                   "to replay it here. Ingesting the changed file does not replace the match "
+                   "(the same match id with other content is quarantined as DUPLICATE).")
 
 
 def _reset_on_new_match(match_id: str, cursor: ReplayCursor) -> None:
@@ -106,7 +118,8 @@ def pick_perspective(cursor: ReplayCursor) -> int | str:
     seats = cursor.players()
     labels: dict[int | str, str] = {"organiser": "Organiser (sees everything)",
                                     "spectator": "Spectator (public)"}
-    labels |= {seat: f"Seat {seat} · {name}" for seat, name in sorted(seats.items())}
+    labels |= {seat: f"Seat {seat} · {widgets.plain(name)}"  # options render Markdown
+               for seat, name in sorted(seats.items())}
     choice = st.segmented_control("Seen as", list(labels), key="replay_perspective",
                                   format_func=labels.__getitem__, default="organiser",
                                   required=True)
@@ -139,9 +152,15 @@ def stage(lake: data.LakeRef, match_id: str, perspective: int | str,
 
     @st.fragment(run_every=interval)
     def board_and_controls() -> None:
-        if interval is not None:
-            _advance(data.replay_cursor(lake, match_id).total, interval)
-        _stage_body(lake, match_id, perspective)
+        try:  # a fragment reruns alone: the log may have changed since the page ran
+            if interval is not None:
+                _advance(data.replay_cursor(lake, match_id).total, interval)
+            _stage_body(lake, match_id, perspective)
+        except ReplayUnavailable as why:
+            if st.session_state.get(PLAYING):
+                st.session_state[PLAYING] = False
+                st.rerun()  # the whole page, which says why, without the autoplay timer
+            cannot_replay(why)
 
     board_and_controls()
 
@@ -190,15 +209,16 @@ def step_controls(cursor: ReplayCursor, step: int) -> None:
 
 def show_board(frame: Frame) -> None:
     """The picture, then the event of this step and what it changed."""
-    st.markdown(f"**Step {frame.step}/{frame.total} · turn {frame.turn}** · {frame.event}")
+    st.markdown(f"**Step {frame.step}/{frame.total} · turn {frame.turn}** · "
+                f"{widgets.plain(frame.event)}")
     if frame.svg is not None:
         st.markdown(f"<div class=\"postgame-board\">{frame.svg}</div>", unsafe_allow_html=True)
     else:
         st.code(frame.text, language=None)
     if frame.changes:
-        st.markdown("\n".join(f"- {line}" for line in _collapsed(frame.changes)))
+        st.markdown("\n".join(f"- {widgets.plain(line)}" for line in _collapsed(frame.changes)))
     if frame.outcome:
-        st.success(f"End: {frame.outcome}")
+        st.success(f"End: {widgets.plain(frame.outcome)}")
 
 
 def _collapsed(lines: list[str]) -> list[str]:

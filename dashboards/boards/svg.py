@@ -5,9 +5,14 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+_LINE_BREAKS = str.maketrans({"\n": "&#10;", "\r": "&#13;"})
+
 
 def esc(text: object) -> str:
-    return escape(str(text), quote=True)
+    """Text or attribute value as SVG; line breaks too become character references, because
+    the page shows the board inside Markdown, where a blank line (a name holding two line
+    breaks) would end the HTML block and render the rest of the name as Markdown."""
+    return escape(str(text), quote=True).translate(_LINE_BREAKS)
 
 
 def attrs(**values: object) -> str:

@@ -50,6 +50,10 @@ class LogMeta:
     """Absolute, so viewers can open the log the lake lists for a match."""
     batch: str
     ingested_at: datetime
+    head: str | None = None
+    """The hash of the log's last record (its anchor), hex."""
+    signed_by: str | None = None
+    """The key whose signatures ingest checked (--key), hex id; None: none checked."""
 
 
 class FactVisitor(ReplayVisitor):
@@ -96,7 +100,7 @@ class FactVisitor(ReplayVisitor):
         return (self.match_id, self.game, self.month, self.ruleset.name, self.ruleset.version,
                 h.tournament, h.format, h.round, h.table, self.started_at, h.seed, first,
                 winner, reason, rule, turns, events, meta.content_hash, meta.log_path,
-                meta.batch, meta.ingested_at)
+                meta.head, meta.signed_by, meta.batch, meta.ingested_at)
 
 
 def seat_result(winner: int | None, seat: int) -> str:

@@ -18,7 +18,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from postgame.commands.common import UserError, add_command
+from postgame.commands.common import UserError, add_command, int_in
 
 LAKE_ENV = "POSTGAME_LAKE"
 DEFAULT_PORT = 8501
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         examples=EXAMPLES)
     p.add_argument("--lake", type=Path, required=True, metavar="DIR",
                    help="the lake folder (postgame ingest ... --lake DIR)")
-    p.add_argument("--port", type=int, default=None,
+    p.add_argument("--port", type=int_in(1, 65535), default=None,
                    help=f"port to listen on (default {DEFAULT_PORT}, or a free one if taken)")
     p.add_argument("--address", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")
@@ -53,6 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     lake = args.lake.expanduser().resolve()
+    if lake.exists() and not lake.is_dir():
+        raise UserError(f"{args.lake}: is a file, not a lake folder (postgame ingest LOGS "
+                        "--lake DIR makes one)")
     port = choose_port(args.port, args.address)
     if not (lake / "manifest.json").is_file():
         print(f"postgame app: {lake} holds no lake yet; the app will say how to fill it",

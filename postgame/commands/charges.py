@@ -13,7 +13,15 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, add_command, print_json
+from postgame.commands.common import (
+    FOUND_PROBLEMS,
+    INT64_MAX,
+    OK,
+    UserError,
+    add_command,
+    int_in,
+    print_json,
+)
 
 EXAMPLES = """\
 examples:
@@ -40,10 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", required=True, help="the game, as the lake names it (vitorian)")
     p.add_argument("--format", dest="format_name", default="standard", metavar="FORMAT",
                    help="the format (default: standard)")
-    p.add_argument("--epoch", type=int, metavar="K", help="show epoch K's table")
+    p.add_argument("--epoch", type=int_in(0, INT64_MAX), metavar="K",
+                   help="show epoch K's table (epochs count from 0)")
     view = p.add_mutually_exclusive_group()
     view.add_argument("--history", action="store_true", help="each card's charge over epochs")
-    view.add_argument("--movers", type=int, metavar="N",
+    view.add_argument("--movers", type=int_in(1, INT64_MAX), metavar="N",
                       help="the N cards whose charge moved most into the epoch")
     view.add_argument("--deck", type=Path, metavar="FILE",
                       help="a deck list's charge against the format's cap")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,8 @@ from engine.ruleset import OMNISCIENT, SPECTATOR, Perspective
 from events.base import Header
 
 OK, FOUND_PROBLEMS, USER_ERROR = 0, 1, 2
+INT64_MAX = 2**63 - 1
+"""The largest number an option takes: what a log's 64-bit fields and DuckDB's BIGINT hold."""
 
 
 def add_command(sub: argparse._SubParsersAction, name: str, *, help: str, description: str,
@@ -23,6 +27,32 @@ def add_command(sub: argparse._SubParsersAction, name: str, *, help: str, descri
         name, help=help, description=description, epilog=examples,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     return parser
+
+
+MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))
+"""More processes than this only contend for the cores (and each holds the engine in memory)."""
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from low to high, refused naming the range. A bare
+    `int` lets 0, -5 or 10**40 through, to fail later with a traceback or to run for ever."""
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            if text.strip().lstrip("+-").isdigit():  # too many digits for int() to convert
+                raise argparse.ArgumentTypeError(f"{shown(text)} is out of range: choose "
+                                                 f"{low} to {high}") from None
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: choose {low} to {high}")
+        return value
+    return whole_number
+
+
+def shown(text: str, width: int = 24) -> str:
+    """A value as given, cut short if long (a 5000-digit number would fill the screen)."""
+    return text if len(text) <= width else f"{text[:width - 3]}..."
 
 
 def add_log_paths(p: argparse.ArgumentParser) -> None:

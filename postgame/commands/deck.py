@@ -31,12 +31,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.decklist import load_decklist
+    from engine.decklist import DeckListError, load_decklist
 
     kit = get_game(args.game)
     if not args.file.is_file():
         raise UserError(f"{args.file}: no such deck file")
-    deck = load_decklist(args.file)
+    try:
+        deck = load_decklist(args.file)
+    except DeckListError as err:  # names the file and the line
+        raise UserError(str(err)) from err
     problems = kit.check_deck(deck)
     if args.json:
         print_json({"file": str(args.file), "game": kit.name, "deck": deck.name,

@@ -19,10 +19,12 @@ from pipeline.ingest import DEFAULT_BATCH, IngestReport, ingest
 from pipeline.lake import Lake
 from postgame.commands.common import (
     FOUND_PROBLEMS,
+    MAX_WORKERS,
     OK,
     UserError,
     add_command,
     add_log_paths,
+    int_in,
     print_json,
 )
 
@@ -32,6 +34,7 @@ examples:
   postgame ingest out/sim --lake lake
   postgame ingest out/season more/match.jsonl --lake lake --workers 2 --json
   postgame ingest out/sim --lake lake --strict    # exit 1 if any log is quarantined
+  postgame ingest out/sim --lake lake --key organiser.pub   # only logs signed by this key
 
 Logs (.pglog, .jsonl; folders are searched recursively) are verified (integrity, then every event
 through the ruleset the header names) and replayed into the lake's fact tables. A log already in
@@ -39,6 +42,8 @@ the lake is skipped, so ingesting again is safe; a bad log is quarantined with i
 quarantine table), the others go in. An Eredan deck over the charge cap of the table in force at
 its match date (ER-3.3, ER-3.6; computed from the lake and the logs ingested with it, as
 `postgame charges` shows) is quarantined as ER-3.3. Audits run after every ingest.
+A lake whose manifest is lost, damaged or names files outside the lake is refused before anything
+is changed (`postgame lake recover --lake LAKE` rebuilds it; docs/lake.md, "Trust").
 Exit status: 0, or 1 with --strict when a log was quarantined or an audit failed.
 """
 
@@ -51,9 +56,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         examples=EXAMPLES)
     add_log_paths(p)
     p.add_argument("--lake", type=Path, required=True, help="the lake folder (created if new)")
-    p.add_argument("--workers", type=int, default=1, help="processes replaying logs (default 1)")
-    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH,
+    p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=1,
+                   help=f"processes replaying logs, 1 to {MAX_WORKERS} (default 1)")
+    p.add_argument("--batch-size", type=int_in(1, 10_000_000), default=DEFAULT_BATCH,
                    help=f"logs per commit; bounds memory (default {DEFAULT_BATCH})")
+    p.add_argument("--key", metavar="PUB",
+                   help="the organiser's public key (a .pub file or 64 hex digits): quarantine "
+                        "every log not signed by it (rule SIGNATURE)")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when a log is quarantined or an audit fails")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -62,10 +71,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.workers < 1 or args.batch_size < 1:
-        raise UserError("--workers and --batch-size must be at least 1")
+    args.raw_key = raw_public_key(args.key)
     report = ingest(args.paths, Lake(args.lake), workers=args.workers,
-                    batch_size=args.batch_size) if args.quiet else _with_progress(args)
+                    batch_size=args.batch_size, key=args.raw_key) if args.quiet \
+        else _with_progress(args)
     if args.json:
         print_json(report.to_json())
     else:
@@ -75,6 +84,18 @@ def run(args: argparse.Namespace) -> int:
     return FOUND_PROBLEMS if args.strict and failed else OK
 
 
+def raw_public_key(given: str | None) -> bytes | None:
+    """--key as the raw bytes the worker processes receive."""
+    from events.signing import KeyFileError, load_public_key, raw_public
+
+    if given is None:
+        return None
+    try:
+        return raw_public(load_public_key(given))
+    except KeyFileError as err:
+        raise UserError(str(err)) from err
+
+
 def _with_progress(args: argparse.Namespace) -> IngestReport:
     console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -82,7 +103,7 @@ def _with_progress(args: argparse.Namespace) -> IngestReport:
     with Progress(*columns, console=console, disable=not console.is_terminal) as progress:
         task = progress.add_task("logs", total=None)
         return ingest(args.paths, Lake(args.lake), workers=args.workers,
-                      batch_size=args.batch_size,
+                      batch_size=args.batch_size, key=args.raw_key,
                       progress=lambda done, total: progress.update(task, completed=done,
                                                                    total=total))
 

@@ -5,9 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from engine.tournament import LOG_SUFFIX
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, add_command
+from postgame.commands.common import (
+    FOUND_PROBLEMS,
+    OK,
+    UserError,
+    add_command,
+    load_log,
+    print_json,
+)
 
 FORMATS = {LOG_SUFFIX: "pglog", ".jsonl": "jsonl"}
 EXAMPLES = f"""\
@@ -18,6 +26,11 @@ examples:
   postgame log start live.pglog header.json                # a new match from its header (JSON)
   postgame log append live.pglog moves.jsonl --expect-seq 1 # one event per line, rules-checked
   postgame log repair live.pglog                           # cut a torn tail after a crash
+  postgame log start live.pglog header.json --sign-key organiser.key   # a signed live log
+  postgame log append live.pglog moves.jsonl --expect-seq 6 --sign-key organiser.key --json
+
+start and append print the log's new head hash: keep it (postgame verify --anchor HEAD checks
+that a log still ends exactly there, so dropped commits are caught).
 """
 
 
@@ -44,6 +57,7 @@ def _register_live(tools: argparse._SubParsersAction) -> None:
                     examples=EXAMPLES)
     p.add_argument("log", type=Path)
     p.add_argument("header", type=Path, help="the header as JSON (events.base.Header)")
+    _add_recording_options(p)
     p.set_defaults(func=run_start)
     p = add_command(tools, "append", help="append events (JSON lines) after a rules check",
                     description="Append events, one JSON object per line, to a live log. The "
@@ -55,12 +69,39 @@ def _register_live(tools: argparse._SubParsersAction) -> None:
     p.add_argument("--expect-seq", type=int, required=True,
                    help="the sequence number the first new event must get (refused if another "
                         "writer got there first)")
+    _add_recording_options(p)
     p.set_defaults(func=run_append)
     p = tools.add_parser("repair", help="cut a torn tail left by a crash",
                          description="Cut a partial record at the end of a log back to the last "
                                      "whole record; a corrupt log is refused, never changed.")
     p.add_argument("log", type=Path)
     p.set_defaults(func=run_repair)
+
+
+def _add_recording_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sign-key", type=Path, metavar="KEY",
+                   help="sign each record with this private key (postgame keys new); a log "
+                        "started signed takes only appends signed with the same key")
+    p.add_argument("--json", action="store_true",
+                   help="print {log, next_seq, head} as JSON on stdout")
+
+
+def _signer(args: argparse.Namespace) -> Any:
+    from events.signing import KeyFileError, load_signer
+
+    if args.sign_key is None:
+        return None
+    try:
+        return load_signer(args.sign_key)
+    except KeyFileError as err:
+        raise UserError(str(err)) from err
+
+
+def _report_head(args: argparse.Namespace, message: str, next_seq: int, head: bytes) -> None:
+    """The new head hash: keep it elsewhere (verify --anchor) to catch dropped commits."""
+    print(f"{args.log}: {message}; next seq {next_seq}, head {head.hex()}", file=sys.stderr)
+    if args.json:
+        print_json({"log": str(args.log), "next_seq": next_seq, "head": head.hex()})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,54 +125,62 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_start(args: argparse.Namespace) -> int:
-    import msgspec
-
     from engine.recorder import start_match
-    from events.base import Header
+    from engine.replay import IllegalEvent
+    from engine.ruleset import DeckError, UnknownRuleset
+    from events.games import UnknownGame
+    from events.jsonl import decode_header
+    from events.log import LogError
 
     try:
-        header = msgspec.json.decode(args.header.read_bytes(), type=Header)
-    except msgspec.ValidationError as err:
-        raise UserError(f"{args.header}: not a match header: {err}") from err
-    head = start_match(args.log, header)
-    print(f"{args.log}: match {header.match_id} started ({header.ruleset}), head "
-          f"{head.hex()}", file=sys.stderr)
+        header = decode_header(args.header.read_bytes(), args.header)
+    except LogError as err:
+        raise UserError(str(err)) from err
+    try:
+        head = start_match(args.log, header, _signer(args))
+    except (UnknownRuleset, UnknownGame) as err:  # named by the header, not by the new log
+        raise UserError(f"{args.header}: {str(err).removeprefix(f'{args.log}: ')}") from err
+    except (IllegalEvent, DeckError) as err:  # the header's seats or decks break a rule
+        broken = err.problems if isinstance(err, DeckError) else [(err.rule, err.reason)]
+        raise UserError(f"{args.header}: refused, {args.log} not created: "
+                        + "; ".join(f"{rule}: {why}" for rule, why in broken),
+                        FOUND_PROBLEMS) from err
+    _report_head(args, f"match {header.match_id} started ({header.ruleset})", 1, head)
     return OK
 
 
 def run_append(args: argparse.Namespace) -> int:
     from engine.recorder import record
-    from events.log import read_log
-
-    game = read_log(args.log, verify_chain=False).header.game
     from engine.replay import IllegalEvent
+    from events.log import LogError
 
-    events = _read_events(args.events, game)
+    log = load_log(args.log)
+    events = _read_events(args.events, log.header.game)
+    if not events:
+        raise UserError(f"{args.events}: no events to append (the file holds no event line); "
+                        "nothing written")
     try:
-        next_seq = record(args.log, events, args.expect_seq)
+        appended = record(args.log, events, args.expect_seq, _signer(args))
     except IllegalEvent as err:
         raise UserError(f"{args.log}: refused, nothing written: event seq {err.seq}: "
                         f"{err.rule}: {err.reason}", FOUND_PROBLEMS) from err
-    print(f"{args.log}: appended {len(events)} event(s); next seq {next_seq}", file=sys.stderr)
+    except LogError as err:  # another writer first, a torn tail, the wrong key
+        raise UserError(f"{err}; nothing written") from err
+    _report_head(args, f"appended {len(events)} event(s)", appended.next_seq, appended.head)
     return OK
 
 
 def _read_events(path: Path, game: str) -> list:
-    import msgspec
+    """The batch to append, decoded by events.jsonl: an error is one line naming the line."""
+    from events.jsonl import decode_events
+    from events.log import LogError
 
-    from events.games import event_union
-
-    decoder = msgspec.json.Decoder(event_union(game))
-    text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-    events = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            events.append(decoder.decode(line))
-        except msgspec.DecodeError as err:
-            raise UserError(f"{path}:{number}: not a {game} event: {err}") from err
-    return events
+    stdin = str(path) == "-"
+    data = sys.stdin.buffer.read() if stdin else path.read_bytes()
+    try:
+        return decode_events(data, game, "<stdin>" if stdin else path)
+    except LogError as err:
+        raise UserError(str(err)) from err
 
 
 def run_repair(args: argparse.Namespace) -> int:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from pathlib import Path
 from typing import Any
 
 from engine.games import UnknownGame, get_game
@@ -32,6 +34,7 @@ examples:
   postgame replay match.pglog --turn 3 --as 1                           # turn 3 as seat 1 sees it
   postgame replay match.pglog --step 40 --as spectator --json
   postgame replay match.pglog > transcript.txt                          # every step, as text
+  postgame replay vw-2026-001-r1-t1 --lake lake --as 0                  # a match of the lake
 
 Interactive keys: n or Enter next, p prev, g N go to step N, t N go to turn N,
 a SEAT see as SEAT (a number, a player name, organiser or spectator), q quit.
@@ -44,7 +47,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "replay", help="show a log step by step, as a seat, a spectator or the organiser sees it",
         description="Replay a log through its rules and show the board and what changed.",
         examples=EXAMPLES)
-    p.add_argument("log", help="a .pglog or .jsonl log")
+    p.add_argument("log", help="a .pglog or .jsonl log (with --lake: or a match id)")
+    p.add_argument("--lake", type=Path, metavar="DIR",
+                   help="a lake: show the match only if its log is the file that was ingested "
+                        "(same content hash); LOG may then be the match id")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--step", type=int, help="show this step (0 = after setup)")
     where.add_argument("--turn", type=int, help="show the first step of this turn")
@@ -55,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    log = load_log(args.log)
+    log = ingested_log(args.lake, args.log) if args.lake else load_log(args.log)
     if log.torn:
         print(f"{log.path}: warning: ignoring a torn tail of {log.torn.cut} bytes after record "
               f"{log.torn.seq - 1}", file=sys.stderr)
@@ -77,6 +83,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_step_block(replay, perspective, renderer))
     return OK
+
+
+def ingested_log(root: Path, given: str) -> Any:
+    """The log of a lake's match (by match id, or a log file of it), refused unless its content
+    is what the lake ingested: a changed file is not the match the lake's numbers count."""
+    from pipeline.ingest import LogChanged, read_ingested
+    from postgame.commands.charges import connect_lake
+
+    match_id = load_log(given).header.match_id if Path(given).is_file() else given
+    with contextlib.closing(connect_lake(root)) as con:
+        found = con.execute("SELECT log_path, content_hash FROM matches WHERE match_id = ?",
+                            [match_id]).fetchone()
+    if found is None:
+        raise UserError(f"{root}: the lake holds no match {match_id!r}")
+    path = given if Path(given).is_file() else found[0]
+    try:
+        return read_ingested(path, found[1])
+    except LogChanged as err:
+        raise UserError(f"{err}; not showing it as match {match_id}") from err
+    except ValueError as err:  # not a log any more
+        raise UserError(f"{path}: {err}; the lake ingested it as match {match_id}") from err
 
 
 def _ruleset(key: str, path: Any) -> Ruleset:

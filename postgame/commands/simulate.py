@@ -22,7 +22,21 @@ from engine.tournament import (
     standings,
     summary,
 )
-from postgame.commands.common import FOUND_PROBLEMS, OK, UserError, add_command, print_json
+from postgame.commands.common import (
+    FOUND_PROBLEMS,
+    INT64_MAX,
+    MAX_WORKERS,
+    OK,
+    UserError,
+    add_command,
+    int_in,
+    print_json,
+)
+
+MAX_PLAYERS = 9999
+"""Players per tournament: past the 576 generated names, players are numbered in four digits."""
+MAX_TOURNAMENTS = 999
+"""Tournament ids number the season's tournaments in three digits (vw-2026-001...)."""
 
 EXAMPLES = f"""\
 examples:
@@ -42,16 +56,24 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "archetype, paired by score, matches played by bots, one log per match.",
         examples=EXAMPLES)
     p.add_argument("game", help=f"game to simulate ({', '.join(known_games())})")
-    p.add_argument("--players", type=int, default=8, help="players per tournament (default 8)")
-    p.add_argument("--rounds", type=int, help="Swiss rounds (default: ceil(log2(players)))")
-    p.add_argument("--seed", type=int, default=1, help="season seed; everything derives from it")
+    p.add_argument("--players", type=int_in(2, MAX_PLAYERS), default=8,
+                   help=f"players per tournament, 2 to {MAX_PLAYERS} (default 8)")
+    p.add_argument("--rounds", type=int_in(1, MAX_PLAYERS),
+                   help="Swiss rounds, at most one per opponent (default: ceil(log2(players)))")
+    p.add_argument("--seed", type=int_in(0, INT64_MAX), default=1,
+                   help=f"season seed, 0 to {INT64_MAX}; everything derives from it")
     p.add_argument("--out", type=Path, default=Path("out"), help="output folder (default out)")
-    p.add_argument("--tournaments", type=int, default=1, help="tournaments in the season")
+    p.add_argument("--tournaments", type=int_in(1, MAX_TOURNAMENTS), default=1,
+                   help=f"tournaments in the season, 1 to {MAX_TOURNAMENTS}")
     p.add_argument("--start", type=date.fromisoformat,
                    help="first tournament's date, YYYY-MM-DD (default: derived from the seed)")
-    p.add_argument("--workers", type=int, default=1, help="processes playing matches")
+    p.add_argument("--workers", type=int_in(1, MAX_WORKERS), default=1,
+                   help=f"processes playing matches, 1 to {MAX_WORKERS}")
     p.add_argument("--bots", default="", help="comma-separated bots dealt to players in turn "
                                               "(default: the game's best bot)")
+    p.add_argument("--sign-key", type=Path, metavar="KEY",
+                   help="sign every log with this private key (postgame keys new), so that "
+                        "verify --key and ingest --key can tell the logs are yours")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print a JSON summary on stdout")
     p.set_defaults(func=run)
@@ -72,15 +94,31 @@ def run(args: argparse.Namespace) -> int:
 
 def _config(args: argparse.Namespace) -> SeasonConfig:
     get_game(args.game)
-    if args.players < 2:
-        raise UserError(f"--players must be at least 2, not {args.players}")
-    rounds = args.rounds or max(1, math.ceil(math.log2(args.players)))
-    if rounds < 1 or args.tournaments < 1 or args.workers < 1:
-        raise UserError("--rounds, --tournaments and --workers must be at least 1")
+    rounds = max(1, math.ceil(math.log2(args.players))) if args.rounds is None else args.rounds
+    if rounds > max_rounds(args.players):
+        raise UserError(f"--rounds {rounds}: a Swiss tournament of {args.players} players has "
+                        f"1 to {max_rounds(args.players)} rounds (one per opponent)")
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     return SeasonConfig(game=args.game, players=args.players, rounds=rounds, seed=args.seed,
                         out=args.out, tournaments=args.tournaments, start=args.start,
-                        bots=bots, workers=args.workers)
+                        bots=bots, workers=args.workers, sign_key=_sign_key(args.sign_key))
+
+
+def _sign_key(path: Path | None) -> bytes | None:
+    from events.signing import KeyFileError, load_signer
+
+    if path is None:
+        return None
+    try:
+        return load_signer(path).raw()
+    except KeyFileError as err:
+        raise UserError(str(err)) from err
+
+
+def max_rounds(players: int) -> int:
+    """Rounds until everyone has met everyone (an odd count adds a bye a round): past that,
+    Swiss pairing can only repeat matches."""
+    return players if players % 2 else players - 1
 
 
 def _with_progress(cfg: SeasonConfig) -> list[Tournament]:

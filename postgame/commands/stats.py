@@ -24,7 +24,7 @@ from rich.table import Table
 from pipeline import metrics
 from pipeline.export import SHOWN, Col, cell, plain, records
 from pipeline.metrics import Scope
-from postgame.commands.common import OK, UserError, add_command, print_json
+from postgame.commands.common import INT64_MAX, OK, UserError, add_command, print_json, shown
 
 TABLES = {"cards": "card_usage", "factions": "faction_win_rates",
           "archetypes": "deck_archetypes", "first-player": "first_player", "coverage": "coverage"}
@@ -106,15 +106,19 @@ def _day(text: str) -> date:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit():
+    """0 to INT64_MAX: the SQL models compare it with BIGINT counts (a bigger one fails there)."""
+    if not text.isascii() or not text.isdigit():
         raise argparse.ArgumentTypeError(f"not a count (0, 1, 2...): {text!r}")
+    if len(text.lstrip("0")) > len(str(INT64_MAX)) or int(text) > INT64_MAX:
+        raise argparse.ArgumentTypeError(f"{shown(text)} is out of range: choose 0 to "
+                                         f"{INT64_MAX}")
     return int(text)
 
 
 def _positive(text: str) -> int:
     value = _count(text)
     if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+        raise argparse.ArgumentTypeError(f"must be from 1 to {INT64_MAX}")
     return value
 
 

@@ -1,25 +1,38 @@
 """Fixtures of the app tests: a small season of logs for the board and replay tests, the
-pipeline's fixture lake (a simulated season, ingested) and AppTest sessions of the app on it.
+pipeline's fixture lake (a simulated season, ingested) and AppTest sessions of the app on it;
+a lake of one tournament, and a lake whose player, deck and tournament names are hostile text.
 
 The lake fixtures are imported from tests/pipeline/conftest.py rather than copied, so both suites
 read the same season; as session fixtures they are built once per suite that uses them.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
+import msgspec
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboards.data import LAKE_ENV
 from engine.tournament import SeasonConfig, run_season
+from events.base import Header
+from events.jsonl import load_log
+from events.log import encode_log
+from pipeline.ingest import find_logs, ingest
 from pipeline.lake import Lake
 from tests.pipeline.conftest import fixture_lake, fixture_logs, fixture_report  # noqa: F401
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 TIMEOUT_S = 120
+HOST = "pixel.postgame-test.invalid"
+"""The host the hostile names point images at: no page may ever ask it for anything."""
+HOSTILE_PLAYERS = (f"![t](http://{HOST}/px.png)", "<img src=x onerror=alert(1)>", "**bold**",
+                   f"$x^2$ :red[red] _it_ `code`\n\n![n](http://{HOST}/nl.png)")
+"""An image, a tag with a script, emphasis, and maths, a colour, code and a blank line then an
+image (a blank line would end the HTML block around a board)."""
 
 
 @pytest.fixture(scope="session")
@@ -65,3 +78,58 @@ def texts(at: AppTest) -> str:
 
 def metric_values(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
+
+
+def shown(markdown: str) -> str:
+    """What escaped Markdown displays: the text with its backslash escapes (and the invisible
+    word joiners that keep addresses from becoming links) taken off."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
+
+
+def lake_of(logs: list[Path], root: Path) -> Lake:
+    """The logs ingested into a lake of their own under `root`."""
+    lake = Lake(root)
+    report = ingest(logs, lake)
+    assert report.ingested == len(logs) and not report.quarantined
+    return lake
+
+
+@pytest.fixture(scope="session")
+def one_tournament_lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
+    """`postgame simulate vitorian --players 8 --rounds 3 --tournaments 1 --seed 5`, ingested:
+    fewer tournaments than an epoch of charges holds."""
+    out = tmp_path_factory.mktemp("one-tournament")
+    run_season(SeasonConfig(game="vitorian", players=8, rounds=3, seed=5, out=out / "logs",
+                            tournaments=1))
+    return lake_of(find_logs([out / "logs"]), out / "lake")
+
+
+def hostile_header(header: Header, players: dict[str, str]) -> Header:
+    """The header with its players renamed, and Markdown and HTML in its deck names and its
+    tournament, as anyone writing a log or a deck list could put there."""
+    seats = [msgspec.structs.replace(
+        seat, player=players[seat.player],
+        deck=msgspec.structs.replace(seat.deck, name=f"<b>{seat.deck.name}</b> "
+                                                      f"[deck](http://{HOST}/deck)"))
+        for seat in header.seats]
+    return msgspec.structs.replace(header, seats=seats,
+                                   tournament=f"**{header.tournament}** <i>cup</i>")
+
+
+@pytest.fixture(scope="session")
+def hostile_lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
+    """Two simulated tournaments of four players whose logs were rewritten with hostile names
+    (HOSTILE_PLAYERS; the rules do not care what a player is called), then ingested."""
+    out = tmp_path_factory.mktemp("hostile")
+    run_season(SeasonConfig(game="vitorian", players=4, rounds=2, seed=5, out=out / "sim",
+                            tournaments=2))
+    sims = find_logs([out / "sim"])
+    logs = [load_log(path) for path in sims]
+    names = sorted({seat.player for log in logs for seat in log.header.seats})
+    players = dict(zip(names, HOSTILE_PLAYERS, strict=True))
+    (out / "logs").mkdir()
+    for path, log in zip(sims, logs):
+        target = out / "logs" / path.name
+        target.write_bytes(encode_log(hostile_header(log.header, players), log.batches(),
+                                      target)[0])
+    return lake_of(find_logs([out / "logs"]), out / "lake")

@@ -19,6 +19,7 @@ import pytest
 
 from pipeline.lake import Lake
 from postgame.commands.app import choose_port
+from tests.dashboards.conftest import HOST, HOSTILE_PLAYERS
 
 PAGES = {"": "Replay", "cards": "Card stats", "matchups": "Matchups", "charges": "Charges",
          "export": "Export", "lake": "Data"}
@@ -196,3 +197,56 @@ def test_without_a_lake_the_browser_shows_how_to_fill_one(page: Any, tmp_path: P
         assert page.locator('[data-testid="stException"]').count() == 0
     finally:
         stop(server)
+
+
+def hostile_pairs(lake: Lake) -> list[str]:
+    """Match ids between them seating every hostile player."""
+    con = lake.connect()
+    try:
+        rows = con.execute("SELECT match_id, list(player) FROM seats GROUP BY match_id "
+                           "ORDER BY match_id").fetchall()
+    finally:
+        con.close()
+    chosen: list[str] = []
+    seated: set[str] = set()
+    for match_id, players in rows:
+        if not set(players) <= seated:
+            chosen.append(match_id)
+            seated |= set(players)
+    return chosen
+
+
+def test_hostile_names_show_as_text_and_load_nothing(browser: Any, hostile_lake: Lake) -> None:
+    """Players named like an image, a tag with a script, bold and maths: each page shows the
+    characters, no <img> gets their address, no link goes there, nothing asks their host, no
+    script runs."""
+    server, url = start_app(Path(hostile_lake.root))
+    tab = browser.new_page(viewport={"width": 1500, "height": 1100})
+    asked: list[str] = []
+    dialogs: list[str] = []
+    tab.on("request", lambda request: asked.append(request.url))
+
+    def refuse(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    tab.on("dialog", refuse)
+    pages = [f"?match={match_id}" for match_id in hostile_pairs(hostile_lake)]
+    try:
+        for path in [*pages, "cards", "charges", "export", "lake"]:
+            open_page(tab, f"{url}/{path}")
+            assert tab.locator('[data-testid="stException"]').count() == 0, path
+            assert tab.locator(f'img[src*="{HOST}"], img[src="x"]').count() == 0, path
+            assert tab.locator(f'a[href*="{HOST}"]').count() == 0, path
+            assert tab.locator("strong", has_text=re.compile("^bold$")).count() == 0, path
+            if path in pages:
+                tab.locator(".postgame-board svg").first.wait_for()
+                caption = tab.locator('[data-testid="stCaptionContainer"]',
+                                      has_text=path.removeprefix("?match="))
+                shown = caption.first.inner_text().replace("\u2060", "")  # see widgets.plain
+                assert sum(name in shown for name in HOSTILE_PLAYERS[:3]) >= 1, shown
+    finally:
+        tab.close()
+        stop(server)
+    assert not [seen for seen in asked if HOST in seen]
+    assert not dialogs

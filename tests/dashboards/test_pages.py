@@ -11,8 +11,9 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboards.widgets import plain
 from pipeline.lake import Lake
-from tests.dashboards.conftest import metric_values, texts
+from tests.dashboards.conftest import metric_values, shown, texts
 
 DECKS = Path(__file__).resolve().parents[2] / "data" / "vitorian" / "decks"
 OpenApp = Callable[..., AppTest]
@@ -53,7 +54,7 @@ def test_replay_opens_on_the_first_match_at_setup(open_app: OpenApp, fixture_lak
     assert at.title[0].value == "Replay"
     assert step_line(at).startswith(f"**Step 0/{events} · turn 0** · setup")
     assert board(at).count("<svg") == 1
-    assert match_id in at.caption[0].value
+    assert plain(match_id) in at.caption[0].value  # escaped: the log wrote it
     matches = one(lake_con, "SELECT count(*) FROM matches")
     assert f"{matches} match(es)" in texts(at)
 
@@ -130,7 +131,7 @@ def test_replay_opens_the_match_named_in_the_address(open_app: OpenApp, fixture_
                            default_timeout=120)
     at.query_params["match"] = match_id
     at.run()
-    assert match_id in at.caption[0].value
+    assert plain(match_id) in at.caption[0].value  # escaped: the log wrote it
     assert step_line(at).startswith(f"**Step 0/{events}")
 
 
@@ -190,7 +191,7 @@ def test_charges_table_history_movers_and_deck_check(open_app: OpenApp, fixture_
     assert list(at.dataframe[0].value["charge"]) == list(expected["charge"])
     assert at.get("vega_lite_chart")
     at.text_area(key="charges_deck_text").input((DECKS / "red.txt").read_text()).run()
-    verdicts = [e.value for e in at.success] + [e.value for e in at.error]
+    verdicts = [shown(e.value) for e in (*at.success, *at.error)]
     assert verdicts and ("is legal" in verdicts[0] or verdicts[0].startswith("CH-2.8"))
     assert "Deck charge" in metric_values(at)
 

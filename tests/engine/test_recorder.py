@@ -13,7 +13,7 @@ from tests.vitorian.scenario import header
 def test_append_legal_events_then_refuse_an_illegal_one(tmp_path):
     path = tmp_path / "live.pglog"
     start_match(path, header())
-    assert record(path, [FirstPlayer(seat=0)], expected_seq=1) == 2
+    assert record(path, [FirstPlayer(seat=0)], expected_seq=1).next_seq == 2
     before = path.read_bytes()
     with pytest.raises(IllegalEvent) as err:
         record(path, [EndPhase(seat=0)], expected_seq=2)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
-from typing import get_args
+from typing import Any, get_args
 
 from hypothesis import strategies as st
 
@@ -95,3 +95,16 @@ def frame_offsets(data: bytes) -> list[int]:
     while offsets[-1] < len(data):
         offsets.append(offsets[-1] + FRAME.size + FRAME.unpack_from(data, offsets[-1])[0])
     return offsets
+
+
+def replaced(value: Any, path: list[int], new: Any) -> Any:
+    """value with the item that path picks (index choices, modulo each container's size)
+    replaced by new; a path running out at a container replaces that container. Fuzzers use it
+    to change one value anywhere in a decoded record."""
+    if not path or not isinstance(value, (list, dict)) or not value:
+        return new
+    keys = list(value) if isinstance(value, dict) else list(range(len(value)))
+    key = keys[path[0] % len(keys)]
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[key] = replaced(value[key], path[1:], new)
+    return copy

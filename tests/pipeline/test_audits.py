@@ -12,7 +12,8 @@ import pyarrow as pa
 import pytest
 
 from pipeline.audits import AUDIT_DIR, AuditError, load_audits, parse_audit, run_audits
-from pipeline.lake import Lake, new_batch_id
+from pipeline.lake import Lake
+from pipeline.lake_layout import new_batch_id
 from pipeline.schema import TABLES
 from postgame.cli import main
 

@@ -271,7 +271,7 @@ def test_verify_with_a_lake_reports_the_over_cap_log_at_the_header(season_lake, 
     assert code == 1
     assert out.startswith(f"{path}: seq 0: ER-3.3: seat 0 ({player}): deck charge {total} "
                           f"exceeds {CAP} in table epoch-1")
-    assert "notice" not in err and "verified 1 logs: 1 bad" in err
+    assert "notice" not in err and "verified 1 log: 1 bad" in err
     code, out, _ = verify(capsys, path, "--lake", season_lake.root, "--json")
     (log,) = json.loads(out)["logs"]
     assert code == 1 and (log["ok"], log["seq"], log["rule"], log["charge_table"]) == \
@@ -298,7 +298,9 @@ def test_verify_without_a_lake_says_the_cap_was_not_checked(season, over_cap, ca
     notice = ("ER-3.3 (charge cap) was not checked for 1 eredan log: no charge tables were "
               "given; add --lake DIR to check each deck against the lake's table in force at its "
               "match date (ER-3.6)")
-    assert report["notices"] == [notice]
+    unsigned = ("1 log is unsigned: nothing shows who recorded them (record with --sign-key, "
+                "check with --key)")
+    assert report["notices"] == [notice, unsigned]
 
 
 def test_verify_says_the_vitorian_cap_is_not_checked_by_its_rules(copy_logs, capsys, tmp_path):
@@ -316,8 +318,8 @@ def test_ingest_says_the_vitorian_cap_is_not_checked_by_its_rules(copy_logs, tmp
     report = ingest(copy_logs(3), Lake(tmp_path / "lake"))
     assert report.ingested == 3 and not report.quarantined
     assert report.notices == [
-        "CH-2.8 (charge cap) was not checked for 3 vitorian logs: the vitorian rules do not "
-        "check it yet (postgame charges --deck checks one deck)"]
+        ("CH-2.8 (charge cap) was not checked for 3 vitorian logs: the vitorian rules do not "
+         "check it yet (postgame charges --deck checks one deck)")]
     assert report.to_json()["notices"] == report.notices
 
 

@@ -32,7 +32,9 @@ from events.vitorian import (
     PlayOrder,
 )
 from pipeline.ingest import IngestError, ingest
-from pipeline.lake import CRASH_ENV, MANIFEST, STAGING, Lake
+from pipeline.lake import Lake
+from pipeline.lake_durable import CRASH_ENV
+from pipeline.lake_layout import MANIFEST, STAGING
 from postgame.cli import main
 from tests.pipeline.conftest import table_counts
 

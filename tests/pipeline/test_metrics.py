@@ -427,7 +427,8 @@ def test_each_compiled_model_transpiles_to_spark(model):
 
 def write_lake(root, facts: dict[str, pa.Table]):
     """A lake holding these facts, committed through the lake's own writer."""
-    from pipeline.lake import Lake, new_batch_id
+    from pipeline.lake import Lake
+    from pipeline.lake_layout import new_batch_id
 
     lake = Lake(root)
     parts = {}
