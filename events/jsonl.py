@@ -31,6 +31,7 @@ from events.log import (
     TornTailError,
     encode_records,
     frame_hash,
+    one_line,
     read_log,
     rebuilt_records,
     write_file_atomically,
@@ -51,7 +52,7 @@ class JsonlError(LogError):
 
     def __init__(self, path: str | Path, line: int, reason: str) -> None:
         super().__init__(path, f"line {line}: {reason}")
-        self.line, self.reason = line, reason
+        self.line, self.reason = line, one_line(reason)
 
 
 class HeaderError(LogError):

@@ -71,8 +71,13 @@ class LogError(ValueError):
     """A match log cannot be used as asked; the message names the file."""
 
     def __init__(self, path: str | Path, message: str) -> None:
-        super().__init__(f"{path}: {message}")
+        super().__init__(f"{path}: {one_line(message)}")
         self.path = path
+
+
+def one_line(text: str) -> str:
+    """An error is one line, always: a reason may quote the user's own bytes, breaks included."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 class LogCorrupt(LogError):
@@ -80,7 +85,7 @@ class LogCorrupt(LogError):
 
     def __init__(self, path: str | Path, seq: int, offset: int, reason: str) -> None:
         super().__init__(path, f"record {seq} at byte {offset} is corrupt: {reason}")
-        self.seq, self.offset, self.reason = seq, offset, reason
+        self.seq, self.offset, self.reason = seq, offset, one_line(reason)
 
 
 class NoHeader(LogCorrupt):

@@ -122,8 +122,15 @@ def load_public_key(given: str) -> Ed25519PublicKey:
             return Ed25519PublicKey.from_public_bytes(bytes.fromhex(given))
         except ValueError as err:
             raise KeyFileError(given, f"not an Ed25519 public key ({err})") from None
-    key: Ed25519PublicKey = _read_pem(given, "public key", Ed25519PublicKey,
-                                      serialization.load_pem_public_key)
+    try:
+        key: Ed25519PublicKey = _read_pem(given, "public key", Ed25519PublicKey,
+                                          serialization.load_pem_public_key)
+    except KeyFileError:
+        try:  # the private key, given where its public half would do
+            return load_signer(given).private.public_key()
+        except KeyFileError:
+            pass
+        raise
     return key
 
 

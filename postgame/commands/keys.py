@@ -27,7 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(tools, "new", help="make a key pair: STEM.key and STEM.pub",
                     description="Make a new Ed25519 key pair; STEM.key is readable by you only. "
                                 "Refuses to replace existing files.", examples=EXAMPLES)
-    p.add_argument("stem", type=Path, help="path and name of the pair, without extension")
+    p.add_argument("stem", type=Path, nargs="?",
+                   help="path and name of the pair, without extension (default: organiser)")
+    p.add_argument("--out", type=Path, metavar="STEM", help="the same as STEM")
     p.add_argument("--json", action="store_true", help="print the paths and key id as JSON")
     p.set_defaults(func=run_new)
     p = add_command(tools, "show", help="print the id of a public or private key",
@@ -40,11 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run_new(args: argparse.Namespace) -> int:
     from events.signing import KeyFileError, new_key_pair, write_key_pair
 
-    if not args.stem.parent.is_dir():
-        raise UserError(f"{args.stem.parent}: no such folder")
+    stem = args.out or args.stem or Path("organiser")
+    if not stem.parent.is_dir():
+        raise UserError(f"{stem.parent}: no such folder")
     pair = new_key_pair()
     try:
-        private, public = write_key_pair(args.stem, pair)
+        private, public = write_key_pair(stem, pair)
     except KeyFileError as err:
         raise UserError(str(err)) from err
     if args.json:

@@ -79,7 +79,7 @@ def _register_live(tools: argparse._SubParsersAction) -> None:
 
 
 def _add_recording_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--sign-key", type=Path, metavar="KEY",
+    p.add_argument("--sign-key", "--key", dest="sign_key", type=Path, metavar="KEY",
                    help="sign each record with this private key (postgame keys new); a log "
                         "started signed takes only appends signed with the same key")
     p.add_argument("--json", action="store_true",

@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"processes playing matches, 1 to {MAX_WORKERS}")
     p.add_argument("--bots", default="", help="comma-separated bots dealt to players in turn "
                                               "(default: the game's best bot)")
-    p.add_argument("--sign-key", type=Path, metavar="KEY",
+    p.add_argument("--sign-key", "--key", dest="sign_key", type=Path, metavar="KEY",
                    help="sign every log with this private key (postgame keys new), so that "
                         "verify --key and ingest --key can tell the logs are yours")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
