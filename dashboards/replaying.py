@@ -1,7 +1,7 @@
 """Replay frames for the app: one step of a log as one perspective may see it, as plain data.
 
 Everything shown goes through the ruleset's own `view(state, perspective)` and the masked
-changes (postgame.render.mask_change), so hidden cards never reach the page, not even as ids
+changes (engine.narration.mask_change), so hidden cards never reach the page, not even as ids
 in the HTML. Event arguments that name cards a seat looked at in secret (`bottom` of a kept
 hand, `top`/`bottom` of an Aerial Recon) are shown only to that seat and the organiser; chance
 outcomes (shuffle orders) only to the organiser, as in the command-line replay.
@@ -26,11 +26,7 @@ import pandas as pd
 
 from dashboards.boards import board_renderer
 from engine.games import UnknownGame, get_game
-from engine.replay import IllegalEvent, Replay, ReplayVisitor, replay_log
-from engine.ruleset import CHANCE, OMNISCIENT, SPECTATOR, Change, Perspective, get_ruleset
-from events.base import Header, private_fields
-from events.log import LogFile
-from postgame.render import (
+from engine.narration import (
     board_text,
     change_text,
     event_data,
@@ -38,6 +34,10 @@ from postgame.render import (
     mask_change,
     outcome_text,
 )
+from engine.replay import IllegalEvent, Replay, ReplayVisitor, replay_log
+from engine.ruleset import CHANCE, OMNISCIENT, SPECTATOR, Change, Perspective, get_ruleset
+from events.base import Header, private_fields
+from events.log import LogFile
 
 
 class ReplayUnavailable(ValueError):
@@ -231,6 +231,8 @@ def describe_event(record: StepRecord, perspective: Perspective) -> str:
         for name in private_fields(record.event):
             if data.get(name):
                 data[name] = f"{len(data[name])} card(s) seen only by seat {data.get('seat')}"
+            elif data.get(name, ()) is None:
+                data[name] = f"hidden from all but seat {data.get('seat')}"
     kind, seat = data.pop("type", type(record.event).__name__), data.pop("seat", None)
     who = f"seat {seat} " if seat is not None else ""
     args = " ".join(f"{key}={_scalar(value)}" for key, value in data.items()

@@ -1,24 +1,85 @@
 """Bots: who chooses a seat's decisions when the simulator plays a match.
 
-A bot sees the whole state (simulated matches are not about hidden-information play) and picks
-one of the legal decisions it is offered; all its randomness comes from the `rng` it is handed,
-so a match stays reproducible from its seed. Game-independent bots live in BOTS; a game adds its
-own (e.g. Vitorian's greedy bot) through its GameKit.bots.
+Hidden information is sacred: a bot decides from what its own seat may see, never from the
+state. The simulator hands it an `Observation` (the seat's `ruleset.view`, or a richer per-seat
+observation the game owns through `ruleset.observe`), the legal decisions (public to the acting
+seat) and an `rng`; a bot that needs a whole state for a lookahead samples the hidden part from
+its observation with that rng (each game's determinize module), it never reads it. All a bot's
+randomness comes from the `rng` it is handed, so a match stays reproducible from its seed.
+Chance stays with the simulator, which is the dealer, not a player.
+
+Game-independent bots live in BOTS; a game adds its own (e.g. Vitorian's greedy bot) through its
+GameKit.bots.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from engine.ruleset import Ruleset
 
 
+class Observation(ABC):
+    """What `seat` may see now, and nothing more. `view()` is its `ruleset.view(state, seat)`; a
+    game's own observation adds what its bots need (still nothing the seat may not see) and
+    builds the view only when asked, since most bots never read it."""
+
+    seat: int
+
+    @abstractmethod
+    def view(self) -> dict[str, Any]:
+        """The seat's view of the match (engine/ruleset.py `view`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(Observation):
+    """The observation of a game without its own: the seat's view, taken when it was to act."""
+
+    seat: int
+    shown: Mapping[str, Any]
+
+    def view(self) -> dict[str, Any]:
+        return dict(self.shown)
+
+
+Seen = TypeVar("Seen", bound=Observation)
+
+
 class Bot(Protocol):
-    def choose(self, ruleset: Ruleset, state: Any, seat: int, legal: Sequence[Any],
-               rng: random.Random) -> Any:
-        """One of `legal` (or another event the rules accept) for `seat` to play now."""
+    def choose(self, seen: Observation, legal: Sequence[Any], rng: random.Random) -> Any:
+        """One of `legal` (or another event the rules accept) for `seen.seat` to play now."""
         ...
+
+
+def observe(ruleset: Ruleset, state: Any, seat: int) -> Observation:
+    """The observation the simulator hands `seat`'s bot: the game's own (`ruleset.observe`) when
+    it has one, else the seat's view. This is the only place a bot's input is made from the state.
+    """
+    game_observe = getattr(ruleset, "observe", None)
+    if game_observe is not None:
+        seen = game_observe(state, seat)
+        if not isinstance(seen, Observation):
+            raise TypeError(f"{ruleset.name}.observe gave {type(seen).__name__}, "
+                            "not an Observation")
+        return seen
+    return SeatView(seat=seat, shown=ruleset.view(state, seat))
+
+
+def require_observation(seen: object, kind: type[Seen]) -> Seen:
+    """`seen` as an observation of `kind`, refused with a TypeError if it is anything else: a
+    bot handed the state would be peeking at hidden cards."""
+    if not isinstance(seen, kind):
+        raise peeking(seen, kind.__name__)
+    return seen
+
+
+def peeking(seen: object, wanted: str) -> TypeError:
+    """The error for a bot handed something other than the observation it decides from."""
+    return TypeError(f"a bot decides from an {wanted}, not from {type(seen).__name__} "
+                     "(bots never see the state)")
 
 
 class RandomBot:
@@ -26,10 +87,11 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, ruleset: Ruleset, state: Any, seat: int, legal: Sequence[Any],
-               rng: random.Random) -> Any:
+    def choose(self, seen: Observation, legal: Sequence[Any], rng: random.Random) -> Any:
+        if not isinstance(seen, Observation):
+            raise peeking(seen, "Observation")
         if not legal:
-            raise ValueError(f"seat {seat} has no legal decision to choose from")
+            raise ValueError(f"seat {seen.seat} has no legal decision to choose from")
         return legal[rng.randrange(len(legal))]
 
 

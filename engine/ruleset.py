@@ -1,4 +1,8 @@
-"""The contract every game's rules meet, the errors they raise and the registry by name@version."""
+"""The contract every game's rules meet, the errors they raise, and lookup by name@version.
+
+Rulesets are found through the game registry (engine.registry), so this module, which every game
+imports, imports no game: no cycle runs through the whole engine.
+"""
 from __future__ import annotations
 
 import random
@@ -6,6 +10,7 @@ from typing import Any, Protocol
 
 import msgspec
 
+from engine import registry
 from events.base import Header
 
 CHANCE = -1
@@ -112,31 +117,40 @@ class PendingSeatRules:
         return Outcome(winner=state.winner, reason=state.reason, rule=state.rule)
 
 
-_REGISTRY: dict[str, Ruleset] = {}
-
-
-def register(ruleset: Ruleset) -> Ruleset:
-    _REGISTRY[f"{ruleset.name}@{ruleset.version}"] = ruleset
-    return ruleset
-
-
 def get_ruleset(key: str) -> Ruleset:
-    """The ruleset registered as "name@version"; a bare name means its newest version."""
-    _load_builtin()
-    if key in _REGISTRY:
-        return _REGISTRY[key]
-    versions = sorted((r.version, k) for k, r in _REGISTRY.items() if r.name == key)
-    if versions:
-        return _REGISTRY[versions[-1][1]]
-    known = ", ".join(sorted(_REGISTRY)) or "none"
-    raise UnknownRuleset(f"unknown ruleset {key!r}; known rulesets: {known}")
+    """The ruleset a game registers as "name@version" (engine.registry, so this contract imports
+    no game); a bare name means the newest version its game lists."""
+    game = _game_of(key)
+    if game is None:
+        known = ", ".join(known_rulesets()) or "none"
+        raise UnknownRuleset(f"unknown ruleset {key!r}; known rulesets: {known}")
+    keys = registry.info(game).rulesets
+    wanted = key if key in keys else keys[-1]
+    for ruleset in _rulesets_of(game):
+        if f"{ruleset.name}@{ruleset.version}" == wanted:
+            return ruleset
+    raise UnknownRuleset(f"game {game!r} lists ruleset {wanted!r} but its ruleset layer has "
+                         "no such version")
 
 
 def known_rulesets() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
+    """Every ruleset key the registered games list (their metadata, no game is imported)."""
+    return sorted(key for game in registry.known_games() for key in registry.info(game).rulesets)
 
 
-def _load_builtin() -> None:
-    import engine.eredan
-    import engine.vitorian  # noqa: F401  (registers vitorian@1)
+def _game_of(key: str) -> str | None:
+    """The registered game listing ruleset `key`, or named `key` (a bare name). The game named
+    like the ruleset is asked first, so looking up one game's rules loads no other game."""
+    named = key.partition("@")[0]
+    first = [named] if registry.is_registered(named) else []
+    for game in first + [g for g in registry.known_games() if g != named]:
+        keys = registry.info(game).rulesets
+        if key in keys or any(k.partition("@")[0] == key for k in keys):
+            return game
+    return None
+
+
+def _rulesets_of(game: str) -> tuple[Ruleset, ...]:
+    """A game's ruleset layer: one Ruleset, or a sequence of its versions."""
+    found = registry.layer(game, "ruleset")
+    return tuple(found) if isinstance(found, (list, tuple)) else (found,)

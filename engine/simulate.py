@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from engine.bots import Bot
+from engine.bots import Bot, observe
 from engine.ruleset import CHANCE, Outcome, Ruleset, RuleViolation
 from events.base import Header
 
@@ -35,6 +35,8 @@ def play_match(ruleset: Ruleset, header: Header, bots: Mapping[int, Bot], rng: r
     """Play from setup to the end; returns the events (chance outcomes and decisions) and outcome.
 
     Every chosen event goes through `apply`, so a bot cannot smuggle an illegal move into a log.
+    A bot gets its seat's observation, never the state (engine/bots.py); chance outcomes are drawn
+    here from the real state, the simulator being the dealer.
     """
     state = ruleset.setup(header)
     events: list[Any] = []
@@ -44,7 +46,7 @@ def play_match(ruleset: Ruleset, header: Header, bots: Mapping[int, Bot], rng: r
         if seat == CHANCE:
             event = ruleset.sample_chance(state, rng)
         else:
-            event = bots[seat].choose(ruleset, state, seat, ruleset.legal(state), rng)
+            event = bots[seat].choose(observe(ruleset, state, seat), ruleset.legal(state), rng)
         try:
             ruleset.apply(state, event)
         except RuleViolation as err:

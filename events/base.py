@@ -97,11 +97,21 @@ def private_fields(event: Any) -> tuple[str, ...]:
     return tuple(getattr(type(event), "private", ()))
 
 
+def count_is_public(event: Any) -> bool:
+    """Whether another seat may know how many cards a private field holds (a Vitorian kept
+    hand's bottomed cards: yes). An event whose count is secret too (an Eredan submission, which
+    may hold 0 to 2 cards) declares `count_public = False`."""
+    return bool(getattr(type(event), "count_public", True))
+
+
 def redacted(event: Any) -> dict[str, Any]:
     """The event as another seat may read it: each private card becomes None, so the count of
-    cards stays public and their identities do not."""
+    cards stays public (unless the event keeps it secret too: then the field is None) and
+    their identities do not."""
     data = msgspec.to_builtins(event)
+    counted = count_is_public(event)
     for name in private_fields(event):
         value = data.get(name)
-        data[name] = [None] * len(value) if isinstance(value, (list, tuple)) else None
+        data[name] = [None] * len(value) if counted and isinstance(value, (list, tuple)) \
+            else None
     return data

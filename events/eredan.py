@@ -67,6 +67,9 @@ class PlayCards(EredanEvent, frozen=True, tag="play"):
 
     plays: tuple[Play, ...] = ()
     private: ClassVar[tuple[str, ...]] = ("plays",)  # revealed through the view, not the log
+    count_public: ClassVar[bool] = False
+    """How many cards a seat submits (0 to 2) is part of its hidden submission (spec, Hidden
+    information: Phase 2)."""
 
 
 class Discard(EredanEvent, frozen=True, tag="discard"):
@@ -74,6 +77,8 @@ class Discard(EredanEvent, frozen=True, tag="discard"):
 
     cards: Ids = ()
     private: ClassVar[tuple[str, ...]] = ("cards",)
+    count_public: ClassVar[bool] = False
+    """Discards are decided without seeing the other's (spec, Hidden information: Phase 5)."""
 
 
 class Leave(EredanEvent, frozen=True, tag="leave"):

@@ -1,8 +1,9 @@
 """Which event union each game's logs hold, and the decoders built for it once.
 
-A log's header names its game; the reader decodes the header alone first, then looks the game up
-here to get a typed decoder for the events. Decoders are costly to build and cheap to reuse, so
-they are cached per game.
+A log's header names its game; the reader decodes the header alone first, then looks the game
+up in the game registry (engine.registry, the game's "events" layer) to get a typed decoder for
+the events. This module imports no game: only the games a build actually reads are imported.
+Decoders are costly to build and cheap to reuse, so they are cached per game.
 """
 from __future__ import annotations
 
@@ -14,10 +15,8 @@ from typing import Any
 
 import msgspec
 
-from events import eredan, vitorian
+from engine import registry
 from events.base import Header, Line, Record
-
-_UNIONS: dict[str, Any] = {"vitorian": vitorian.Event, "eredan": eredan.Event}
 
 HEADER_MSGPACK = msgspec.msgpack.Decoder(Record[Header])
 HEADER_JSON = msgspec.json.Decoder(Record[Header])
@@ -30,28 +29,21 @@ class UnknownGame(ValueError):
 
     def __init__(self, game: object, path: str | Path | None = None) -> None:
         where = f"{path}: " if path is not None else ""
-        known = ", ".join(sorted(_UNIONS))
+        known = ", ".join(known_games())
         super().__init__(f"{where}unknown game {game!r} in the header (known games: {known})")
         self.game = game
         self.path = path
 
 
-def register_game(name: str, union: Any) -> None:
-    """Add a game; registering a name twice with another union would make old logs ambiguous."""
-    if _UNIONS.get(name, union) is not union:
-        raise ValueError(f"game {name!r} is already registered with another event union")
-    _UNIONS[name] = union
-
-
 def known_games() -> tuple[str, ...]:
-    return tuple(sorted(_UNIONS))
+    return tuple(registry.known_games())
 
 
 def event_union(game: str) -> Any:
-    try:
-        return _UNIONS[game]
-    except (KeyError, TypeError):
-        raise UnknownGame(game) from None
+    """The union of a game's event Structs: its registration's "events" layer."""
+    if not registry.is_registered(game):
+        raise UnknownGame(game)
+    return registry.layer(game, "events")
 
 
 @functools.cache

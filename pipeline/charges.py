@@ -48,6 +48,7 @@ import msgspec
 import pandas as pd
 import pyarrow as pa
 
+from engine import registry
 from engine.charges import (
     FORMATS_FILE,
     ROOT,
@@ -81,7 +82,7 @@ __all__ = [
     "checks_cap",
     "compute_charges", "deck_check", "epoch_spans", "eredan_cap_problems", "eredan_cards",
     "game_cards", "initial_table", "load_formats", "load_tournaments", "load_usage",
-    "model_inputs", "model_sql", "next_table", "parse_formats", "recompute", "register_game_cards",
+    "model_inputs", "model_sql", "next_table", "parse_formats", "recompute",
     "round_half_up", "run_model", "table_in_force", "table_rows", "tables_frame", "vitorian_cards",
 ]
 
@@ -198,22 +199,16 @@ def eredan_cap_problems(header: Header, table: TableInForce, catalog: Any = None
                                             cap=table.cap), catalog)
 
 
-_GAME_CARDS: dict[str, Callable[[], GameCards]] = {"vitorian": vitorian_cards,
-                                                   "eredan": eredan_cards}
-
-
-def register_game_cards(game: str, factory: Callable[[], GameCards]) -> None:
-    """Plug in a game's catalog (the Eredan one, once it exists)."""
-    _GAME_CARDS[game] = factory
-
-
 def game_cards(game: str) -> GameCards:
-    if game not in _GAME_CARDS:
+    """The game's card catalog for charges: the "cards" layer of its registration
+    (engine.registry), a function building GameCards."""
+    if not registry.has_layer(game, "cards"):
         raise NotSupported(
             f"charges of {game!r} are not supported in this build: they need the game's catalog "
             "for evolutions (CH-2.10) and the format's card pool (CH-2.9); games with one: "
-            f"{', '.join(sorted(_GAME_CARDS))}")
-    return _GAME_CARDS[game]()
+            f"{', '.join(registry.games_with('cards'))}")
+    cards: GameCards = registry.layer(game, "cards")()
+    return cards
 
 
 # --- the SQL models ---------------------------------------------------------------------------

@@ -1,5 +1,1 @@
-"""Eredan iTCG (rules: ER- IDs), registered as "eredan@1"."""
-from engine.eredan.rules import RULES
-from engine.ruleset import register
-
-register(RULES)
+"""Eredan iTCG (rules: ER- IDs), ruleset "eredan@1"; registered once, in engine/eredan/game.py."""

@@ -1,9 +1,12 @@
 """A greedy Eredan bot: it plays each decision out to the end of the combat and keeps the best.
 
-Phase 1 and Phase 2 choices are tried on a copy of the state, the turn run through the combat
-result with the opponent playing nothing, and the result valued (HP, characters standing, what
-they carry, cards in hand, the threat of a deck-out). The opponent's secret submission is
-never looked at: as the passive player the bot values its cards against an empty one (ER-5.15).
+It decides from its seat's observation only (engine/bots.py). Phase 1 and Phase 2 choices are
+tried on a state determinized from that observation with the bot's own rng (the opponent's hand
+and both deck orders are sampled, never read: "Hidden information"), the turn run through the
+combat result with the opponent playing nothing, and the result valued (HP, characters standing,
+what they carry, cards in hand, the threat of a deck-out). The opponent's secret submission is
+not in the observation: as the passive player the bot values its cards against an empty one
+(ER-5.15).
 Phase 5 keeps the hand unless a discard is required, then drops the cards it values least.
 """
 from __future__ import annotations
@@ -12,8 +15,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engine.bots import Observation, require_observation
 from engine.eredan.cards import Card
+from engine.eredan.determinize import EredanSight, determinize
 from engine.eredan.plays import refusal
+from engine.eredan.rules import RULES
 from engine.eredan.state import State
 from engine.eredan.stats import carried, hand_target
 from events.eredan import Discard, PlayCards
@@ -30,27 +36,26 @@ HAND_CARD = 0.3
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, ruleset: Any, state: State, seat: int, legal: Sequence[Any],
-               rng: random.Random) -> Any:
+    def choose(self, seen: Observation, legal: Sequence[Any], rng: random.Random) -> Any:
+        sight = require_observation(seen, EredanSight)
         if len(legal) == 1:
             return legal[0]
         if isinstance(legal[0], Discard):
-            return _discard(state, seat, legal)
-        scored = [(_score(ruleset, state, seat, event), i) for i, event in enumerate(legal)]
+            return _discard(sight.known, sight.seat, legal)
+        world = determinize(sight, rng)
+        scored = [(_score(world, sight.seat, event), i) for i, event in enumerate(legal)]
         best = max(score for score, _ in scored)
         ties = [i for score, i in scored if score == best]
         return legal[ties[rng.randrange(len(ties))]]
 
 
-def _score(ruleset: Any, state: State, seat: int, event: Any) -> float:
-    """The value for `seat` after the turn runs through the combat with this decision."""
-    trial = state.copy()
-    active = trial.active
-    if isinstance(event, PlayCards) and seat != active:
-        trial.players[active].submission = ()  # never peek at the hidden submission
-    ruleset.apply(trial, event)
+def _score(world: State, seat: int, event: Any) -> float:
+    """The value for `seat` after the turn runs through the combat with this decision, on the
+    determinized `world` (where a hidden submission is already an empty one)."""
+    trial = world.copy()
+    RULES.apply(trial, event)
     while not trial.over and trial.window in ("cards",):
-        ruleset.apply(trial, PlayCards(seat=trial.pending))
+        RULES.apply(trial, PlayCards(seat=trial.pending))
     return value(trial, seat)
 
 

@@ -6,11 +6,10 @@ at the match's start (the lake's pipeline.charges computes them per epoch, CH-2.
 the cap is not checked. The catalog also carries per-version charges, used by tests and as the
 initial tables (`catalog_table`).
 
-Wiring, on the lake's side (engine code never imports the pipeline):
+Wiring, on the lake's side (engine code never imports the pipeline): the game's registration
+(engine/eredan/game.py) names pipeline.charges.eredan_cards as its "cards" layer, which builds
+GameCards(card_base=card_base, resolve=resolve, in_pool=in_format, ...); then
 
-    from pipeline.charges import GameCards, register_game_cards
-    register_game_cards("eredan", lambda: GameCards(card_base=card_base, resolve=resolve,
-                                                    in_pool=in_format, card_name=...))
     table = season.in_force(header.started_at)            # the epoch in force (CH-2.2)
     rules = EredanRules(charge_tables=lambda header: ChargeTable(
         version=f"epoch-{epoch}", charges=dict(zip(table.card, table.charge)), cap=settings.cap))

@@ -9,6 +9,7 @@ from typing import Any
 from engine.eredan import flow
 from engine.eredan.charges import ChargeProvider, ChargeTable
 from engine.eredan.combat import end_match
+from engine.eredan.determinize import EredanSight, observe
 from engine.eredan.legal import legal_events
 from engine.eredan.plays import check_plays
 from engine.eredan.setup import initial_state
@@ -73,6 +74,10 @@ class EredanRules(PendingSeatRules):
 
     def view(self, state: State, perspective: Perspective) -> dict[str, Any]:
         return view_of(state, perspective)
+
+    def observe(self, state: State, seat: int) -> EredanSight:
+        """What a bot of `seat` decides from (engine/bots.py): its seat's observation."""
+        return observe(state, seat)
 
 
 def ticket_owner(state: State, ticket: int) -> int:

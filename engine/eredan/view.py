@@ -3,8 +3,10 @@
 Public: both lines with current stats, HP, tapped state, attachments, runes and Fury; format
 and charge-table version; tickets and the drawn ticket; turn and combatants; deck and hand
 sizes; discard piles; deck-out flags; scores; the cards played this turn once revealed; the
-per-card statistics (ER-12.2). A seat also sees its own hand and its own secret submission or
-discard choice. Nobody sees a deck's order except the organiser. Hidden cards appear as counts,
+per-card statistics (ER-12.2). A seat also sees its own hand, its own deck's total charge (the
+opponent's would hint at a list they may not see) and its own secret submission or discard
+choice, not even how many cards the other's holds. Nobody sees a deck's order except the
+organiser. Hidden cards appear as counts,
 never as instance ids, because ids would reveal deck-list positions.
 """
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _seat(state: State, player: Player, perspective: Perspective) -> dict[str, A
         "seat": player.seat,
         "player": player.name,
         "tickets": player.tickets,
-        "deck_charge": player.charge,
+        "deck_charge": player.charge if owner else None,  # the sum would hint at the list
         "hand_count": len(player.hand),
         "hand": [_card(state, c) for c in player.hand] if owner else None,
         "hand_target": hand_target(state, player.seat),

@@ -1,5 +1,1 @@
-"""Vitorian Wars (rules: VW- IDs), registered as "vitorian@1"."""
-from engine.ruleset import register
-from engine.vitorian.rules import RULES
-
-register(RULES)
+"""Vitorian Wars (rules: VW- IDs), ruleset "vitorian@1"; registered once, in engine/vitorian/game.py."""

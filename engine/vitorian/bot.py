@@ -3,6 +3,11 @@
 It keeps playable hands, pays its upkeep, fills the Vanguard with the biggest units it can pay,
 equips its best unit, attacks the Sovereign through open columns and only takes fights it wins
 or trades up, plays combat Orders that help its own combatant, and Barrages when it can.
+
+It decides from its seat's observation only (engine/bots.py): the habits read `sight.known`,
+where every card the seat may not see is a HIDDEN hole (spec "Hidden information"); the attack
+lookahead plays combat out on a state determinized from that observation with the bot's own rng,
+dealt once per decision and only when an attack on a unit needs it.
 """
 from __future__ import annotations
 
@@ -10,7 +15,10 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from engine.bots import Observation, require_observation
 from engine.vitorian import combat, stats
+from engine.vitorian.determinize import VitorianSight, determinize
+from engine.vitorian.rules import RULES
 from engine.vitorian.state import State
 from events.vitorian import (
     Barrage,
@@ -30,17 +38,34 @@ from events.vitorian import (
 )
 
 
+class Lookahead:
+    """The state an attack is tried on: determinized from the sight with the bot's rng the first
+    time an attack needs it, then shared by every attack of the same decision."""
+
+    def __init__(self, sight: VitorianSight, rng: random.Random) -> None:
+        self.sight = sight
+        self.rng = rng
+        self._world: State | None = None
+
+    def world(self) -> State:
+        if self._world is None:
+            self._world = determinize(self.sight, self.rng)
+        return self._world
+
+
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, ruleset: Any, state: State, seat: int, legal: Sequence[Any],
-               rng: random.Random) -> Any:
-        scored = [(self.score(ruleset, state, seat, event), i) for i, event in enumerate(legal)]
+    def choose(self, seen: Observation, legal: Sequence[Any], rng: random.Random) -> Any:
+        sight = require_observation(seen, VitorianSight)
+        look = Lookahead(sight, rng)
+        scored = [(self.score(sight, look, event), i) for i, event in enumerate(legal)]
         best = max(score for score, _ in scored)
         ties = [i for score, i in scored if score == best]
         return legal[ties[rng.randrange(len(ties))]]
 
-    def score(self, ruleset: Any, state: State, seat: int, event: Any) -> float:
+    def score(self, sight: VitorianSight, look: Lookahead, event: Any) -> float:
+        state, seat = sight.known, sight.seat
         kind = type(event)
         if kind is Mulligan:
             return 1.0 if _playable_units(state, seat) < 2 else -1.0
@@ -58,7 +83,7 @@ class GreedyBot:
         if kind is Move:
             return _move_score(state, seat, event)
         if kind is DeclareAttack:
-            return _attack_score(ruleset, state, event)
+            return _attack_score(look, event)
         if kind is PlayOrder:
             return _order_score(state, seat, event)
         if kind in (Barrage, Gank):
@@ -100,14 +125,16 @@ def _move_score(state: State, seat: int, event: Move) -> float:
     return 1.0 if to_front and strong and not unit.attacked else -1.0
 
 
-def _attack_score(ruleset: Any, state: State, event: DeclareAttack) -> float:
-    """Look one step ahead: play the combat out with every later window passed."""
+def _attack_score(look: Lookahead, event: DeclareAttack) -> float:
+    """Look one step ahead: play the combat out with every later window passed, on a state
+    sampled from what the seat saw (the units are public, so only hidden cards are guessed)."""
     if event.target is None:
         return 10.0
+    state = look.world()
     trial = state.copy()
     try:
-        ruleset.apply(trial, event)
-        _pass_through_combat(ruleset, trial)
+        RULES.apply(trial, event)
+        _pass_through_combat(trial)
     except ValueError:
         return -1.0
     lost = event.attacker not in trial.units
@@ -121,9 +148,9 @@ def _attack_score(ruleset: Any, state: State, event: DeclareAttack) -> float:
     return -2.0
 
 
-def _pass_through_combat(ruleset: Any, state: State) -> None:
+def _pass_through_combat(state: State) -> None:
     while state.combat is not None and not state.over:
-        ruleset.apply(state, PassPriority(seat=state.pending))
+        RULES.apply(state, PassPriority(seat=state.pending))
 
 
 def _order_score(state: State, seat: int, event: PlayOrder) -> float:

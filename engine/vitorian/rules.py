@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.ruleset import Change, PendingSeatRules, Perspective, RuleViolation
 from engine.vitorian import combat, flow, main_phase, orders, recycle, zones
+from engine.vitorian.determinize import VitorianSight, observe
 from engine.vitorian.legal import legal_events
 from engine.vitorian.setup import initial_state
 from engine.vitorian.state import State
@@ -97,6 +98,10 @@ class VitorianRules(PendingSeatRules):
 
     def view(self, state: State, perspective: Perspective) -> dict[str, Any]:
         return view_of(state, perspective)
+
+    def observe(self, state: State, seat: int) -> VitorianSight:
+        """What a bot of `seat` decides from (engine/bots.py): its seat's observation."""
+        return observe(state, seat)
 
 
 def _zone(state: State, seat: int, zone: str) -> list[int]:

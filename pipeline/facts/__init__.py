@@ -1,26 +1,22 @@
 """Fact extractors: replay visitors that turn one verified log into rows of the lake's tables.
 
-One extractor per game, registered by import reference ("module:Class") so a worker process loads
-only the games it meets, and Eredan plugs in with one line. An extractor is built per log with
+One extractor per game, the "facts" layer of its registration (engine.registry), an import
+reference ("module:Class"), so a worker process loads only the games it meets. An extractor is built per log with
 the header, the resolved ruleset and what ingest knows of the file (LogMeta); it is fed by
 engine.replay.replay_log and then hands its rows over, as tuples in pipeline.schema column order.
 """
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 
+from engine import registry
 from engine.replay import ReplayVisitor
 from engine.ruleset import Outcome, Ruleset
 from events.base import Header
-
-EXTRACTORS: dict[str, str] = {"vitorian": "pipeline.facts.vitorian:VitorianFacts",
-                              "eredan": "pipeline.facts.eredan:EredanFacts"}
 
 Rows = dict[str, list[tuple[Any, ...]]]
 """table -> rows, each a tuple of the table's columns in pipeline.schema order."""
@@ -33,7 +29,7 @@ class NoExtractor(ValueError):
 
     def __init__(self, game: str) -> None:
         super().__init__(f"no fact extractor for game {game!r} (known: "
-                         f"{', '.join(sorted(EXTRACTORS))})")
+                         f"{', '.join(registry.games_with('facts'))})")
         self.game = game
 
 
@@ -126,11 +122,9 @@ def utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-@cache
 def extractor_for(game: str) -> type[FactVisitor]:
     """The extractor class of a game; NoExtractor if the lake does not cover it."""
-    if game not in EXTRACTORS:
+    if not registry.has_layer(game, "facts"):
         raise NoExtractor(game)
-    module, _, name = EXTRACTORS[game].partition(":")
-    cls: type[FactVisitor] = getattr(importlib.import_module(module), name)
+    cls: type[FactVisitor] = registry.layer(game, "facts")
     return cls

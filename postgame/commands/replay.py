@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import UnknownGame, get_game
+from engine.narration import BoardRenderer, board_text, outcome_text
 from engine.replay import IllegalEvent, Replay, replay_log
 from engine.ruleset import OMNISCIENT, Perspective, Ruleset, UnknownRuleset, get_ruleset
 from postgame.commands.common import (
@@ -18,15 +19,7 @@ from postgame.commands.common import (
     parse_perspective,
     print_json,
 )
-from postgame.render import (
-    BoardRenderer,
-    StepPrinter,
-    board_text,
-    chance_at,
-    outcome_text,
-    step_json,
-    step_text,
-)
+from postgame.render import StepPrinter, chance_at, step_json, step_text
 
 EXAMPLES = """\
 examples:

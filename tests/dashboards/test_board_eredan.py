@@ -11,11 +11,11 @@ import pytest
 
 from dashboards.boards import board_renderer, known_boards
 from dashboards.boards.eredan import render_svg
+from engine.narration import mask_change
 from engine.replay import Replay
 from engine.ruleset import OMNISCIENT, SPECTATOR, get_ruleset
 from engine.tournament import SeasonConfig, run_season
 from events.log import read_log
-from postgame.render import mask_change
 from tests.dashboards.board_checks import SVG, assert_hand_hidden, assert_secrets_hidden, view_at
 
 

@@ -21,6 +21,7 @@ from dashboards.replaying import (
 from engine.ruleset import OMNISCIENT, SPECTATOR
 from engine.tournament import SeasonConfig, run_season
 from events.jsonl import load_log
+from tests.registry_tools import without_layer
 
 
 @pytest.fixture(scope="module")
@@ -101,9 +102,7 @@ def test_a_game_without_a_picture_shows_its_text_board(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """A game with no SVG board (Eredan with its picture unregistered): its kit's text board
     stands in, hiding the same things."""
-    from dashboards import boards
-
-    monkeypatch.delitem(boards._BOARDS, "eredan")
+    without_layer(monkeypatch, "eredan", "board")
     run_season(SeasonConfig(game="eredan", players=4, rounds=1, seed=3, out=tmp_path))
     cursor = open_replay(min(tmp_path.rglob("*.pglog")))
     seen = frame(cursor, cursor.total // 2, 0)

@@ -15,7 +15,7 @@ from tests.engine import toy_game
 
 @pytest.fixture(autouse=True, scope="session")
 def toy_registered() -> Iterator[None]:
-    games.register_game("toy", toy_game.KIT_REF)
+    games.register_game("toy", toy_game.REGISTRATION_REF)
     yield
 
 

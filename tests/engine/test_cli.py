@@ -48,6 +48,19 @@ def test_rulesets_and_games_list_the_toy_game(capsys):
     assert code == 0 and "toy: ruleset toy@1; archetypes low, high, mixed" in out
 
 
+def test_games_lists_each_games_metadata(capsys):
+    code, out, _ = run(capsys, "games", "--json")
+    meta = {row["game"]: row["metadata"] for row in json.loads(out)}
+    assert code == 0 and {"vitorian", "eredan", "toy"} <= set(meta)
+    for game, prefix in (("vitorian", "vw"), ("eredan", "er")):
+        m = meta[game]
+        assert (m["prefix"], m["min_seats"], m["max_seats"], len(m["sides"])) == (prefix, 2, 2, 2)
+        assert m["symmetric"] and m["chance"] and not m["storyteller"]
+        assert m["information"] == "hidden" and "board" in m["capabilities"]
+    code, out, _ = run(capsys, "games")
+    assert "Vitorian Wars (tournaments vw-...): 2 seats; symmetric; chance; no Storyteller" in out
+
+
 def test_deck_check_lists_every_broken_rule(capsys, tmp_path):
     good = tmp_path / "good.txt"
     good.write_text("name: lows\n[Deck]\n4 1\n4 2\n")

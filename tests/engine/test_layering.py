@@ -1,4 +1,7 @@
-"""Layering: engine/ (rules, simulator) never imports pipeline/ (the lake and its SQL).
+"""Layering: engine/ (rules, simulator) never imports pipeline/ (the lake and its SQL), dashboards/
+(the app) or postgame/ (the command line); dashboards/ never imports postgame/; and the generic
+contract (engine/ruleset.py, engine/registry.py, events/games.py) imports no game: games are
+loaded through the registry (engine.registry), by reference.
 
 Every module under engine/ is parsed with `ast` and each import it makes, wherever it is (module
 level or inside a function, relative ones resolved, `importlib.import_module("...")` and
@@ -14,6 +17,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = ROOT / "engine"
 FORBIDDEN = ("pipeline",)
+ABOVE_ENGINE = ("pipeline", "dashboards", "postgame")
+GAMES = ("engine.vitorian", "engine.eredan", "events.vitorian", "events.eredan")
+GENERIC = ("engine/ruleset.py", "engine/registry.py", "events/games.py", "engine/games.py",
+           "engine/narration.py")
 
 
 def module_name(path: Path) -> str:
@@ -52,12 +59,46 @@ def _dynamic_import(node: ast.Call) -> bool:
         isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
 
 
-def forbidden(name: str) -> bool:
-    return any(name == top or name.startswith(top + ".") for top in FORBIDDEN)
+def forbidden(name: str, tops: tuple[str, ...] = FORBIDDEN) -> bool:
+    return any(name == top or name.startswith(top + ".") for top in tops)
 
 
 def engine_files() -> list[Path]:
-    return sorted(p for p in ENGINE.rglob("*.py") if "__pycache__" not in p.parts)
+    return package_files("engine")
+
+
+def package_files(package: str) -> list[Path]:
+    return sorted(p for p in (ROOT / package).rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def offenders(files: list[Path], tops: tuple[str, ...]) -> list[str]:
+    """file:line: imports X, for every import in `files` of a module under one of `tops`."""
+    return [f"{path.relative_to(ROOT)}:{line}: imports {name}"
+            for path in files
+            for line, name in imported_modules(path.read_text(encoding="utf-8"),
+                                               module_name(path), path.name == "__init__.py")
+            if forbidden(name, tops)]
+
+
+def test_engine_imports_nothing_above_it() -> None:
+    """engine/ names the pipeline's and the app's layers of a game only by reference."""
+    found = offenders(engine_files(), ABOVE_ENGINE)
+    assert not found, "engine/ must not import pipeline/, dashboards/ or postgame/:\n" + \
+        "\n".join(found)
+
+
+def test_the_app_does_not_import_the_command_line() -> None:
+    """What both need (masking, the words of a step) is engine.narration's."""
+    files = package_files("dashboards")
+    assert ROOT / "dashboards" / "replaying.py" in files
+    found = offenders(files, ("postgame",))
+    assert not found, "dashboards/ must not import postgame/:\n" + "\n".join(found)
+
+
+def test_the_generic_contract_imports_no_game() -> None:
+    """No import cycle through the whole engine: games come from the registry, by reference."""
+    found = offenders([ROOT / name for name in GENERIC], GAMES)
+    assert not found, "the generic contract must not import a game:\n" + "\n".join(found)
 
 
 def test_no_engine_module_imports_the_pipeline() -> None:

@@ -38,8 +38,8 @@ def test_runaway_match_is_stopped():
 
 
 class Cheater:
-    def choose(self, ruleset, state, seat, legal, rng):
-        return toy_game.Play(seat=seat, card=-1)
+    def choose(self, seen, legal, rng):
+        return toy_game.Play(seat=seen.seat, card=-1)
 
 
 def test_an_illegal_bot_choice_is_refused_naming_the_seat():

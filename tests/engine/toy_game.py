@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from engine.ruleset import CHANCE, OMNISCIENT, Change, Outcome, RuleViolation, register
+from engine.registry import GameInfo, Registration, Side, register_game
+from engine.ruleset import CHANCE, OMNISCIENT, Change, Outcome, RuleViolation
 from events.base import DeckEntry, DeckList, Header
-from events.games import register_game as register_event_union
 
 if TYPE_CHECKING:
     from engine.games import GameKit
@@ -226,8 +226,7 @@ def _seat_view(state: ToyState, seat: int, perspective: int | str) -> dict[str, 
     }
 
 
-RULESET = register(ToyRuleset())
-register_event_union("toy", Event)
+RULESET = ToyRuleset()
 
 
 # The game kit: archetypes, deck building and checking -----------------------------------
@@ -277,4 +276,18 @@ def kit() -> GameKit:
                    build_deck=build_deck, check_deck=check_deck, render_text=render_text)
 
 
-KIT_REF = "tests.engine.toy_game:kit"
+INFO = GameInfo(name="toy", title="Toy Duel", rulesets=("toy@1",), prefix="toy", min_seats=2,
+                max_seats=2, sides=(Side("seat 0"), Side("seat 1")), symmetric=True,
+                chance=True, storyteller=False, information="hidden", capabilities=("decks",))
+
+
+def registration() -> Registration:
+    """The toy's one registration: no lake facts, no picture (a test game, never ingested)."""
+    return Registration(info=INFO, layers={"events": "tests.engine.toy_game:Event",
+                                           "ruleset": "tests.engine.toy_game:RULESET",
+                                           "kit": "tests.engine.toy_game:kit"})
+
+
+REGISTRATION_REF = "tests.engine.toy_game:registration"
+"""What the tests register; a worker process loads the whole game from it."""
+register_game("toy", REGISTRATION_REF)

@@ -40,6 +40,7 @@ from pipeline.charges import (
 )
 from postgame import cli
 from postgame.commands import charges as charges_command
+from tests.registry_tools import without_layer
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY1 = datetime(2026, 1, 5, 10, 0, tzinfo=UTC)
@@ -379,7 +380,7 @@ def test_evolutions_share_their_base_card_CH_2_10():
 
 def test_a_game_without_its_catalog_is_refused_naming_the_rules(
         monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.delitem(ch._GAME_CARDS, "eredan")  # Eredan registers its own (eredan_cards)
+    without_layer(monkeypatch, "eredan", "cards")  # Eredan registers its own (eredan_cards)
     con = connect(Tour("er-01", day(0), decks("a", 2)))
     with pytest.raises(NotSupported, match=r"CH-2.10.*CH-2.9"):
         charge_table(con, "eredan", "standard")
