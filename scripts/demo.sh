@@ -18,6 +18,6 @@ $pg ingest "$out/logs" --lake "$out/lake" --workers 2 --key "$out/organiser.pub"
 $pg stats --lake "$out/lake" --game vitorian --limit 15
 $pg matchups --lake "$out/lake" --game vitorian
 $pg charges --lake "$out/lake" --game vitorian --movers 10
-first=$(find "$out/logs" -name '*.pglog' | sort | head -n 1)
+first=$(find "$out/logs" -name '*.pglog' | sort | sed -n 1p)  # sed reads all: no SIGPIPE under pipefail
 $pg replay "$first" --turn 3 --as 0
 exec $pg app --lake "$out/lake" ${POSTGAME_APP_PORT:+--port "$POSTGAME_APP_PORT"}
