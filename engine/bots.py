@@ -45,6 +45,41 @@ class SeatView(Observation):
         return dict(self.shown)
 
 
+class MaskedSight(Observation):
+    """An observation told from a copy of the state with holes where the seat may not see
+    (`known`), and the cards behind those holes as the game groups them (`unseen`).
+
+    The copy is made the first time a bot reads it, not when the simulator hands it over: most
+    decisions (a random bot's, a forced one) never read it, and a state copy per decision
+    would more than halve simulation speed. A bot reads it within `choose`, before the match
+    moves on; once made, the copy is all the observation keeps."""
+
+    def __init__(self, seat: int, mask: Callable[[], tuple[Any, tuple[Any, ...]]]) -> None:
+        self.seat = seat
+        self._mask: Callable[[], tuple[Any, tuple[Any, ...]]] | None = mask
+        self._masked: tuple[Any, tuple[Any, ...]] | None = None
+
+    def _made(self) -> tuple[Any, tuple[Any, ...]]:
+        if self._masked is None:
+            assert self._mask is not None
+            self._masked, self._mask = self._mask(), None
+        return self._masked
+
+    @property
+    def known(self) -> Any:
+        return self._made()[0]
+
+    @property
+    def unseen(self) -> tuple[Any, ...]:
+        return self._made()[1]
+
+    def __eq__(self, other: object) -> bool:
+        return (type(other) is type(self) and isinstance(other, MaskedSight)
+                and other.seat == self.seat and other._made() == self._made())
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 Seen = TypeVar("Seen", bound=Observation)
 
 

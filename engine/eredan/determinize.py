@@ -12,13 +12,14 @@ it never needs the real state.
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
 from typing import Any
 
-from engine.bots import Observation
+from engine.bots import MaskedSight
 from engine.eredan.cards import Card, Character, load_catalog
 from engine.eredan.state import Player, State
 from engine.eredan.view import view_of
@@ -39,12 +40,11 @@ class Unseen:
     cards: tuple[Card | Character, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class EredanSight(Observation):
+class EredanSight(MaskedSight):
     """A seat's observation: its view plus `known`, the state with HIDDEN holes where it may not
-    see, and each seat's unseen cards."""
+    see, and each seat's unseen cards
+    (engine.bots.MaskedSight: made when first read)."""
 
-    seat: int
     known: State
     unseen: tuple[Unseen, ...]
 
@@ -55,10 +55,13 @@ class EredanSight(Observation):
 
 def observe(state: State, seat: int) -> EredanSight:
     """What `seat` may see now, and nothing more."""
+    return EredanSight(seat, functools.partial(_masked, state, seat))
+
+
+def _masked(state: State, seat: int) -> tuple[State, tuple[Unseen, ...]]:
     known = state.copy()
     known.cards = dict(state.cards)
-    unseen = tuple(_mask_player(known, player, seat) for player in known.players)
-    return EredanSight(seat=seat, known=known, unseen=unseen)
+    return known, tuple(_mask_player(known, player, seat) for player in known.players)
 
 
 def _mask_player(known: State, player: Player, seat: int) -> Unseen:

@@ -13,13 +13,14 @@ never needs the real state.
 """
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from functools import cache
 from operator import attrgetter
 from typing import Any
 
-from engine.bots import Observation
+from engine.bots import MaskedSight
 from engine.vitorian.cards import Card, load_catalog
 from engine.vitorian.state import Player, State
 from engine.vitorian.view import view_of
@@ -40,12 +41,11 @@ class Unseen:
     cards: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class VitorianSight(Observation):
+class VitorianSight(MaskedSight):
     """A seat's observation: its view plus `known`, the state with HIDDEN holes where it may not
-    see, and per seat the (hand and deck, Convoy, Defense Pile and removed) unseen cards."""
+    see, and per seat the (hand and deck, Convoy, Defense Pile and removed) unseen cards
+    (engine.bots.MaskedSight: made when first read)."""
 
-    seat: int
     known: State
     unseen: tuple[tuple[Unseen, Unseen, Unseen], ...]
 
@@ -56,10 +56,13 @@ class VitorianSight(Observation):
 
 def observe(state: State, seat: int) -> VitorianSight:
     """What `seat` may see now, and nothing more."""
+    return VitorianSight(seat, functools.partial(_masked, state, seat))
+
+
+def _masked(state: State, seat: int) -> tuple[State, tuple[tuple[Unseen, Unseen, Unseen], ...]]:
     known = state.copy()
     known.cards = dict(state.cards)
-    unseen = tuple(_mask_player(known, player, seat) for player in known.players)
-    return VitorianSight(seat=seat, known=known, unseen=unseen)
+    return known, tuple(_mask_player(known, player, seat) for player in known.players)
 
 
 def _mask_player(known: State, player: Player, seat: int) -> tuple[Unseen, Unseen, Unseen]:
