@@ -94,8 +94,15 @@ def _mask(zone: list[int], visible: set[int] | None) -> list[int]:
 
 
 def _unseen(known: State, hidden: list[int], own: bool) -> Unseen:
-    cards = sorted((known.cards.pop(cid) for cid in hidden), key=CARD_ID)
-    return Unseen(ids=tuple(sorted(hidden)), cards=tuple(cards) if own else ())
+    """Take the hidden cards out of `known`; only the seat's own are kept (sorted, so their
+    order tells nothing): the opponent's list is hidden."""
+    table = known.cards
+    if not own:
+        for cid in hidden:
+            del table[cid]
+        return Unseen(ids=tuple(sorted(hidden)), cards=())
+    cards = sorted((table.pop(cid) for cid in hidden), key=CARD_ID)
+    return Unseen(ids=tuple(sorted(hidden)), cards=tuple(cards))
 
 
 def determinize(sight: VitorianSight, rng: random.Random) -> State:
