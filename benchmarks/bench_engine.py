@@ -24,7 +24,7 @@ RULES = get_ruleset("vitorian@1")
 
 def header(seed: int) -> Header:
     rng = random.Random(seed)
-    seats = [Seat(seat=i, player=f"p{i}", deck=build_deck(rng.choice(ARCHETYPES), rng))
+    seats = [Seat(seat=i, player=f"p{i}", setup=build_deck(rng.choice(ARCHETYPES), rng))
              for i in (0, 1)]
     return Header(game="vitorian", ruleset="vitorian@1", match_id=f"b{seed}", seats=seats)
 

@@ -71,7 +71,7 @@ def header() -> Header:
     deck = DeckList(sections={"maneuver": [DeckEntry(card=f"card {i}", count=3)
                                            for i in range(20)]})
     return Header(game="vitorian", ruleset="vitorian@1", match_id="bench", seed=1,
-                  seats=[Seat(seat=s, player=f"p{s}", deck=deck) for s in (0, 1)])
+                  seats=[Seat(seat=s, player=f"p{s}", setup=deck) for s in (0, 1)])
 
 
 def best_of(runs: int, fn: Callable[[], object]) -> float:

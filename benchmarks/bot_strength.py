@@ -41,7 +41,7 @@ def duel(game: str, seed: int, greedy_seat: int) -> int | None:
     Eredan reseeds the match rng as benchmarks/eredan_bench.py does, so both stay comparable."""
     archetypes = importlib.import_module(f"engine.{game}.archetypes")
     rng = random.Random(seed)
-    seats = [Seat(seat=i, player=f"p{i}", deck=archetypes.build_deck(
+    seats = [Seat(seat=i, player=f"p{i}", setup=archetypes.build_deck(
         rng.choice(archetypes.ARCHETYPES), rng)) for i in (0, 1)]
     header = Header(game=game, ruleset=f"{game}@1", match_id=f"duel-{seed}", seats=seats,
                     seed=seed)

@@ -30,7 +30,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def header(seed: int) -> Header:
     rng = random.Random(seed)
-    seats = [Seat(seat=i, player=f"p{i}", deck=build_deck(rng.choice(ARCHETYPES), rng))
+    seats = [Seat(seat=i, player=f"p{i}", setup=build_deck(rng.choice(ARCHETYPES), rng))
              for i in (0, 1)]
     return Header(game="eredan", ruleset="eredan@1", match_id=f"duel-{seed}", seats=seats,
                   seed=seed)

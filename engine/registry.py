@@ -24,12 +24,15 @@ import msgspec
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 
-REQUIRED_LAYERS = ("events", "ruleset", "kit", "facts")
-"""The layers every game has: logs to read, rules to check them, a kit to simulate, lake facts."""
+REQUIRED_LAYERS = ("events", "setup", "ruleset", "kit", "facts")
+"""The layers every game has: logs to read (its events and what a seat brings to the table, a
+deck list or a character sheet), rules to check them, a kit to simulate, lake facts."""
 CAPABILITY_LAYERS: Mapping[str, str] = {"charges": "cards", "board": "board"}
 """A capability -> the layer it needs: charges need the game's card catalog for the pipeline
 (pipeline.charges.GameCards), a board needs the app's SVG renderer."""
-LAYERS = (*REQUIRED_LAYERS, "cards", "board")
+OPTIONAL_LAYERS = ("scenario",)
+"""A game played from scenarios registers the type of a header's scenario block."""
+LAYERS = (*REQUIRED_LAYERS, *OPTIONAL_LAYERS, "cards", "board")
 
 
 class Side(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -220,7 +220,7 @@ def _header(tour: Tournament, rnd: int, table: int, players: tuple[str, str],
     started = datetime.combine(tour.date, FIRST_ROUND_AT, tzinfo=UTC) + ROUND_LENGTH * (rnd - 1)
     return Header(
         game=kit.name, ruleset=kit.ruleset, match_id=f"{tour.id}-r{rnd}-t{table}",
-        seats=[Seat(seat=i, player=p, deck=tour.entrants[p].deck) for i, p in enumerate(players)],
+        seats=[Seat(seat=i, player=p, setup=tour.entrants[p].deck) for i, p in enumerate(players)],
         tournament=tour.id, format=FORMAT, round=rnd, table=table, started_at=started,
         seed=derive_seed(tour.seed, "match", rnd, table),
     )

@@ -6,10 +6,12 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the log schema written today; older logs are upcast on read (events.upcast).
 
-2 -> 3: an event record holds the list of events appended together (a commit), not one event."""
+2 -> 3: an event record holds the list of events appended together (a commit), not one event.
+3 -> 4: a seat holds its game's own setup (a deck list, a character sheet...), its side and its
+role, and the header an optional scenario block, each decoded through its game's types."""
 
 
 class DeckEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -30,10 +32,19 @@ class DeckList(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
         return self.sections.get(name, [])
 
 
-class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class Seat(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True,
+           omit_defaults=True):
+    """One seat at the table: who plays it, on which side and in which role (games whose seats
+    are all alike leave both out), and what it brings to the match, in its game's own terms.
+
+    `setup` is the game's setup type (its registration's "setup" layer: a DeckList for the card
+    games); a header read from bytes gets it through events.games.typed_header."""
+
     seat: int
     player: str
-    deck: DeckList
+    setup: Any
+    side: str | None = None
+    role: str | None = None
 
 
 class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag="header"):
@@ -48,6 +59,8 @@ class Header(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     table: int | None = None
     started_at: datetime | None = None
     seed: int | None = None
+    scenario: Any = None
+    """The scenario block of a game played from scenarios (its "scenario" layer's type)."""
 
 
 E = TypeVar("E")

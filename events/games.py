@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from engine import registry
-from events.base import Header, Line, Record
+from events.base import Header, Line, Record, Seat
 
 HEADER_MSGPACK = msgspec.msgpack.Decoder(Record[Header])
 HEADER_JSON = msgspec.json.Decoder(Record[Header])
@@ -51,6 +51,50 @@ def event_types(game: str) -> tuple[type, ...]:
     """The concrete event classes, for isinstance checks before anything is written."""
     union = event_union(game)
     return typing.get_args(union) or (union,)
+
+
+class SetupError(ValueError):
+    """A seat's setup or the scenario block is not what its game's types describe."""
+
+
+@functools.cache
+def setup_types(game: str) -> tuple[Any, Any]:
+    """A game's seat setup type and scenario type (None: the game has no scenarios)."""
+    scenario = registry.layer(game, "scenario") if registry.has_layer(game, "scenario") else None
+    return registry.layer(game, "setup"), scenario
+
+
+def typed_header(header: Header) -> Header:
+    """The header with each seat's setup and its scenario converted to its game's own types
+    (a header decodes them as plain data first, since its game is known only once it is read).
+    A game this build does not know is left as read: reading its events refuses it."""
+    if not registry.is_registered(header.game):
+        return header
+    setup, scenario = setup_types(header.game)
+    seats = [_typed_seat(seat, setup) for seat in header.seats]
+    if header.scenario is not None and scenario is None:
+        raise SetupError(f"$.scenario: game {header.game!r} is not played from scenarios")
+    block = header.scenario
+    if scenario is not None and block is not None and not isinstance(block, scenario):
+        block = _converted(block, scenario, "$.scenario")
+    return msgspec.structs.replace(header, seats=seats, scenario=block)
+
+
+def _typed_seat(seat: Seat, setup: Any) -> Seat:
+    if isinstance(setup, type) and isinstance(seat.setup, setup):
+        return seat
+    at = f"$.seats[{seat.seat}].setup"
+    return msgspec.structs.replace(seat, setup=_converted(seat.setup, setup, at))
+
+
+def _converted(data: Any, kind: Any, at: str) -> Any:
+    try:
+        return msgspec.convert(data, kind)
+    except msgspec.ValidationError as e:
+        text = str(e)
+        where = text.rpartition(" - at `$")
+        reason, inner = (where[0], where[2].rstrip("`")) if where[1] else (text, "")
+        raise SetupError(f"{at}{inner}: {reason}") from None
 
 
 COMMITS_SINCE = 3

@@ -172,6 +172,10 @@ def decode_header(data: bytes, path: str | Path = "<header>") -> Header:
     except (msgspec.DecodeError, RecursionError) as e:
         raise HeaderError(path, _located(text, e)) from None
     try:
+        header = games.typed_header(header)
+    except games.SetupError as e:
+        raise HeaderError(path, str(e)) from None
+    try:
         games.ENCODER.encode(header)
     except OverflowError:
         raise HeaderError(path, f"{big_int_at(msgspec.json.decode(text))}: {OUT_OF_RANGE}"
@@ -303,9 +307,10 @@ def _header(path: str | Path, line: bytes) -> tuple[Header, int, Record[Header]]
         else:
             raw[2] = upcast.upcast_header(raw[2])
             record = msgspec.convert(raw, Record[Header])
-    except (msgspec.DecodeError, upcast.UpcastError, RecursionError) as e:
+        header = games.typed_header(record.body)
+    except (msgspec.DecodeError, upcast.UpcastError, RecursionError, games.SetupError) as e:
         raise JsonlError(path, 1, f"not a header record: {e}") from None
-    return record.body, schema, record
+    return header, schema, msgspec.structs.replace(record, body=header)
 
 
 def _decoded(path: str | Path, number: int, line: bytes,

@@ -188,8 +188,8 @@ def _header_frame(header: Header, path: str | Path, sign: Sign | None = None) ->
         header = msgspec.structs.replace(header, schema=SCHEMA_VERSION)
     _, payload = sealed(Record(seq=0, prev=GENESIS, body=header), sign)
     try:
-        games.HEADER_MSGPACK.decode(payload)
-    except msgspec.DecodeError as e:
+        games.typed_header(games.HEADER_MSGPACK.decode(payload).body)
+    except (msgspec.DecodeError, games.SetupError) as e:
         raise LogError(path, f"the header cannot be written: {e}") from None
     return frame(payload)
 
@@ -374,7 +374,16 @@ def _decode_header(path: str | Path, data: bytes) -> tuple[Record[Header], int, 
 
 
 def _header_record(path: str | Path, payload: memoryview) -> tuple[Record[Header], int]:
-    """Decode the header record and its stored schema, upcasting an old layout from raw form."""
+    """Decode the header record and its stored schema, upcasting an old layout from raw form,
+    with the seats' setups and the scenario as their game's types (events.games.typed_header)."""
+    record, schema = _stored_header(path, payload)
+    try:
+        return msgspec.structs.replace(record, body=games.typed_header(record.body)), schema
+    except games.SetupError as e:
+        raise LogError(path, f"record 0 (the header): {e}") from None
+
+
+def _stored_header(path: str | Path, payload: memoryview) -> tuple[Record[Header], int]:
     with contextlib.suppress(msgspec.DecodeError):
         record = games.HEADER_MSGPACK.decode(payload)
         if record.body.schema == SCHEMA_VERSION:

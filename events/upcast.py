@@ -110,3 +110,16 @@ def upcast_v2_v3(header: RawDict) -> RawDict:
     a commit (a list of events) where schema 2 held one event (events.games.frame_decoder)."""
     header["schema"] = 3
     return header
+
+
+@header_upcaster(3)
+def upcast_v3_v4(header: RawDict) -> RawDict:
+    """Schema 3 seats held a deck list as "deck"; schema 4 seats hold their game's setup, which
+    for the card games is that same deck list."""
+    seats = header.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        raise UpcastError("a schema 3 header needs a list of seats")
+    header["seats"] = [{("setup" if key == "deck" else key): value for key, value in s.items()}
+                       for s in seats]
+    header["schema"] = 4
+    return header

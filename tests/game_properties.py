@@ -61,7 +61,7 @@ class Game:
     def make_header(self, seed: int) -> Header:
         rng = random.Random(seed)
         seats = [Seat(seat=i, player=f"p{i}",
-                      deck=self.build_deck(rng.choice(self.archetypes), rng, f"d{i}"))
+                      setup=self.build_deck(rng.choice(self.archetypes), rng, f"d{i}"))
                  for i in (0, 1)]
         return Header(game=self.name, ruleset=self.ruleset, match_id=f"prop-{seed}",
                       seats=seats, seed=seed)

@@ -59,7 +59,7 @@ def parsed_or_refused(text: str, source: str = "my-deck.txt") -> None:
         assert 1 <= err.line <= lines_of(text)
         return
     header = Header(game="vitorian", ruleset="vitorian@1", match_id="m",
-                    seats=[Seat(seat=0, player="a", deck=deck)])
+                    seats=[Seat(seat=0, player="a", setup=deck)])
     msgspec.msgpack.encode(header)
 
 
@@ -112,7 +112,7 @@ def test_a_mutated_json_deck_is_a_deck_or_our_error(deck: Path, where: list[int]
         assert str(err).startswith("deck.json: invalid JSON deck list: ")
         return
     header = Header(game="vitorian", ruleset="vitorian@1", match_id="m",
-                    seats=[Seat(seat=0, player="a", deck=parsed)])
+                    seats=[Seat(seat=0, player="a", setup=parsed)])
     msgspec.msgpack.encode(header)
 
 

@@ -99,7 +99,7 @@ def cap_problems(header: Header, table: ChargeTable, catalog: Catalog | None = N
         return []
     return [(rule, f"seat {seat.seat} ({seat.player}): {why}")
             for seat in sorted(header.seats, key=lambda s: s.seat)
-            for rule, why in check_deck(seat.deck, catalog, form, table) if rule == "ER-3.3"]
+            for rule, why in check_deck(seat.setup, catalog, form, table) if rule == "ER-3.3"]
 
 
 def deck_charge(counts: Iterable[tuple[Card | Character, int]], table: ChargeTable,

@@ -12,6 +12,7 @@ from engine.registry import Registration, info, load_info
 def registration() -> Registration:
     return Registration(info=load_info("eredan"), layers={
         "events": "events.eredan:Event",
+        "setup": "events.base:DeckList",
         "ruleset": "engine.eredan.rules:RULES",
         "kit": "engine.eredan.game:kit",
         "facts": "pipeline.facts.eredan:EredanFacts",

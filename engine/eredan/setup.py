@@ -31,7 +31,7 @@ def initial_state(header: Header, charges: ChargeTable | None = None,
     fighters: dict[int, Fighter] = {}
     players = []
     for seat in sorted(header.seats, key=lambda s: s.seat):
-        deck, problems = _checked(msgspec.msgpack.encode(seat.deck), catalog, form)
+        deck, problems = _checked(msgspec.msgpack.encode(seat.setup), catalog, form)
         if charges is not None and not problems:
             problems = check_deck(deck, catalog, form, charges)
         if problems:

@@ -12,6 +12,7 @@ from engine.registry import Registration, info, load_info
 def registration() -> Registration:
     return Registration(info=load_info("vitorian"), layers={
         "events": "events.vitorian:Event",
+        "setup": "events.base:DeckList",
         "ruleset": "engine.vitorian.rules:RULES",
         "kit": "engine.vitorian.game:kit",
         "facts": "pipeline.facts.vitorian:VitorianFacts",

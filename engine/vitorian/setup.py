@@ -23,7 +23,7 @@ def initial_state(header: Header, catalog: Catalog | None = None) -> State:
     cards: dict[int, Card] = {}
     players = []
     for seat in sorted(header.seats, key=lambda s: s.seat):
-        deck, problems = _checked(msgspec.msgpack.encode(seat.deck), catalog)
+        deck, problems = _checked(msgspec.msgpack.encode(seat.setup), catalog)
         if problems:
             raise DeckError([(rule, f"seat {seat.seat} ({seat.player}): {why}")
                              for rule, why in problems])

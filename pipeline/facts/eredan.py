@@ -57,7 +57,7 @@ class EredanFacts(FactVisitor):
 
     def begin(self, header: Header, state: State) -> None:
         for seat in header.seats:
-            facts = deck_facts(msgspec.msgpack.encode(seat.deck))
+            facts = deck_facts(msgspec.msgpack.encode(seat.setup))
             self.decks[seat.seat] = facts
             self.deck_rows(seat.seat, facts[0], facts[3])
 
@@ -92,7 +92,7 @@ class EredanFacts(FactVisitor):
             deck_id, faction, leader, _ = self.decks[seat.seat]
             self.rows["seats"].append(
                 (self.match_id, self.game, self.month, seat.seat, seat.player, deck_id,
-                 seat.deck.name, faction, leader, seat.seat == first,
+                 seat.setup.name, faction, leader, seat.seat == first,
                  seat_result(outcome.winner, seat.seat)))
 
     def _played(self, seq: int, event: Any, change: Change, state: State) -> None:

@@ -51,7 +51,7 @@ class VitorianFacts(FactVisitor):
     def begin(self, header: Header, state: State) -> None:
         """Deck lines now: setup has already checked the lists (VW-3.17)."""
         for seat in header.seats:
-            deck_id, lines = deck_facts(msgspec.msgpack.encode(seat.deck))
+            deck_id, lines = deck_facts(msgspec.msgpack.encode(seat.setup))
             self.decks[seat.seat] = deck_id
             self.deck_rows(seat.seat, deck_id, lines)
 
@@ -70,7 +70,7 @@ class VitorianFacts(FactVisitor):
             player = state.players[seat.seat]
             self.rows["seats"].append(
                 (self.match_id, self.game, self.month, seat.seat, seat.player,
-                 self.decks[seat.seat], seat.deck.name, faction(player.sovereign),
+                 self.decks[seat.seat], seat.setup.name, faction(player.sovereign),
                  player.sovereign.id, seat.seat == first, seat_result(outcome.winner, seat.seat)))
 
     # Change handlers: (self, seq, event, the change, all the event's changes, state) --------

@@ -109,7 +109,7 @@ def hostile_header(header: Header, players: dict[str, str]) -> Header:
     tournament, as anyone writing a log or a deck list could put there."""
     seats = [msgspec.structs.replace(
         seat, player=players[seat.player],
-        deck=msgspec.structs.replace(seat.deck, name=f"<b>{seat.deck.name}</b> "
+        setup=msgspec.structs.replace(seat.setup, name=f"<b>{seat.setup.name}</b> "
                                                       f"[deck](http://{HOST}/deck)"))
         for seat in header.seats]
     return msgspec.structs.replace(header, seats=seats,

@@ -24,7 +24,7 @@ def toy_header(seed: int = 7, match_id: str = "toy-m1") -> Header:
     rng = random.Random(seed)
     decks = [toy_game.build_deck(a, rng, a) for a in ("low", "high")]
     return Header(game="toy", ruleset="toy@1", match_id=match_id, seed=seed,
-                  seats=[Seat(seat=i, player=f"p{i}", deck=d) for i, d in enumerate(decks)])
+                  seats=[Seat(seat=i, player=f"p{i}", setup=d) for i, d in enumerate(decks)])
 
 
 def toy_match(seed: int = 7) -> tuple[Header, list]:

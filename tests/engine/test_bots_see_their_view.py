@@ -41,7 +41,7 @@ class Kit:
     def header(self, seed: int) -> Header:
         archetypes = self.module("archetypes")
         rng = random.Random(seed)
-        seats = [Seat(seat=i, player=f"p{i}", deck=archetypes.build_deck(
+        seats = [Seat(seat=i, player=f"p{i}", setup=archetypes.build_deck(
             rng.choice(archetypes.ARCHETYPES), rng)) for i in (0, 1)]
         return Header(game=self.name, ruleset=f"{self.name}@1", match_id=f"see-{seed}",
                       seats=seats, seed=seed)

@@ -151,7 +151,7 @@ def test_header_errors_name_the_header_file(capsys, lines, tmp_path) -> None:
 def test_a_header_breaking_a_rule_names_the_header_the_log_and_the_rule(capsys, lines,
                                                                         tmp_path) -> None:
     raw = json.loads(lines[0])[2]
-    raw["seats"][0]["deck"]["sections"]["maneuver"] = []
+    raw["seats"][0]["setup"]["sections"]["maneuver"] = []
     header = tmp_path / "header.json"
     header.write_text(json.dumps(raw))
     live = tmp_path / "live.pglog"

@@ -55,12 +55,13 @@ def _info(capabilities: tuple[str, ...]) -> GameInfo:
                     storyteller=False, information="open", capabilities=capabilities)
 
 
-ALL = {"events": "m:E", "ruleset": "m:R", "kit": "m:k", "facts": "m:F"}
+ALL = {"events": "m:E", "setup": "m:S", "ruleset": "m:R", "kit": "m:k", "facts": "m:F"}
 
 
 @pytest.mark.parametrize(("capabilities", "layers", "named"), [
     ((), {k: v for k, v in ALL.items() if k != "facts"}, "no facts layer"),
     ((), {k: v for k, v in ALL.items() if k != "events"}, "no events layer"),
+    ((), {k: v for k, v in ALL.items() if k != "setup"}, "no setup layer"),
     (("board",), ALL, "capability 'board' but registers no board layer"),
     (("charges",), ALL, "capability 'charges' but registers no cards layer"),
 ])

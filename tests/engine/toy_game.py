@@ -97,7 +97,7 @@ class ToyRuleset:
         if sorted(s.seat for s in header.seats) != [0, 1]:
             raise RuleViolation("TOY-1", "a match needs exactly seats 0 and 1")
         for seat in header.seats:
-            ids = _expand(seat.seat, seat.deck)
+            ids = _expand(seat.seat, seat.setup)
             state.value.update(ids)
             state.deck[seat.seat] = [i for i, _ in ids]
         return state
@@ -284,6 +284,7 @@ INFO = GameInfo(name="toy", title="Toy Duel", rulesets=("toy@1",), prefix="toy",
 def registration() -> Registration:
     """The toy's one registration: no lake facts, no picture (a test game, never ingested)."""
     return Registration(info=INFO, layers={"events": "tests.engine.toy_game:Event",
+                                           "setup": "events.base:DeckList",
                                            "ruleset": "tests.engine.toy_game:RULESET",
                                            "kit": "tests.engine.toy_game:kit"})
 

@@ -66,8 +66,8 @@ def test_setup_refuses_bad_headers_decks_and_formats():
     with pytest.raises(UnsupportedRule) as unsupported:
         RULES.setup(header(fmt="vintage"))
     assert unsupported.value.rule == "ER-3.2"
-    bad = Seat(seat=0, player="a", deck=type(seats[0].deck)(sections={
-        "characters": seats[0].deck.section("characters")[:2], "deck": []}))
+    bad = Seat(seat=0, player="a", setup=type(seats[0].setup)(sections={
+        "characters": seats[0].setup.section("characters")[:2], "deck": []}))
     with pytest.raises(DeckError) as deck:
         RULES.setup(Header(game="eredan", ruleset="eredan@1", match_id="x",
                            seats=[bad, seats[1]]))

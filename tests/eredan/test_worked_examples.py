@@ -142,7 +142,7 @@ def test_ex_10_initiative_tickets():
     assert [ticket_owner(state, t) for t in range(10)].count(P1) == 5
     mei = named("Lady Mei")
     assert mei.initiative_bonus == 1
-    deck = header().seats[0].deck
+    deck = header().seats[0].setup
     with_mei = type(deck)(name="mei", sections={
         "characters": [type(e)(card=mei.id, count=1) if e.card == named("Amaya").id else e
                        for e in deck.section("characters")],

@@ -32,7 +32,7 @@ DECK = DeckList(name="Iron Vanguard", sections={
 
 def vitorian_header(match_id: str = "m-001") -> Header:
     return Header(game="vitorian", ruleset="vitorian@1", match_id=match_id, seed=42,
-                  seats=[Seat(seat=0, player="ana", deck=DECK), Seat(seat=1, player="bo", deck=DECK)])
+                  seats=[Seat(seat=0, player="ana", setup=DECK), Seat(seat=1, player="bo", setup=DECK)])
 
 
 OPENING = [
@@ -74,7 +74,7 @@ moments = st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(2200, 
 
 headers = st.builds(
     Header, game=st.just("vitorian"), ruleset=text, match_id=text,
-    seats=st.lists(st.builds(Seat, seat=small, player=text, deck=decks), max_size=3),
+    seats=st.lists(st.builds(Seat, seat=small, player=text, setup=decks), max_size=3),
     tournament=st.none() | text, format=text, round=st.none() | small,
     table=st.none() | small, started_at=st.none() | moments, seed=st.none() | ints,
 )

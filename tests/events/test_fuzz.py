@@ -112,7 +112,10 @@ def framed(payloads: list[bytes], chain: bool) -> bytes:
     out, prev = [], bytes(16)
     for payload in payloads:
         if chain:
-            raw = msgspec.msgpack.decode(payload)
+            try:
+                raw = msgspec.msgpack.decode(payload)
+            except msgspec.DecodeError:  # e.g. a timestamp extension of the wrong length
+                raw = None
             if isinstance(raw, list) and len(raw) == 3:
                 payload = msgspec.msgpack.encode([raw[0], prev, raw[2]])
         data = FRAME.pack(len(payload), zlib.crc32(payload)) + payload

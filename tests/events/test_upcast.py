@@ -47,10 +47,10 @@ def test_a_schema_1_log_reads_as_todays_header_with_seats(tmp_path: Path) -> Non
     path = tmp_path / "old-7.log"
     path.write_bytes(v1_log(v1_header(), OPENING))
     log = read_log(path)
-    assert log.schema == 1 and log.header.schema == SCHEMA_VERSION == 3
+    assert log.schema == 1 and log.header.schema == SCHEMA_VERSION == 4
     assert log.commits == (1,) * len(OPENING)
-    assert log.header.seats == [Seat(seat=0, player="ana", deck=DECK),
-                                Seat(seat=1, player="bo", deck=DECK)]
+    assert log.header.seats == [Seat(seat=0, player="ana", setup=DECK),
+                                Seat(seat=1, player="bo", setup=DECK)]
     assert (log.header.tournament, log.header.round, log.header.seed) == ("Spring Open", 3, 7)
     assert log.events == OPENING
 
@@ -69,21 +69,21 @@ def test_a_schema_2_log_reads_each_event_frame_as_a_commit_of_one(tmp_path: Path
     path = tmp_path / "old-8.log"
     path.write_bytes(v1_log(v2_header(), OPENING))
     log = read_log(path)
-    assert (log.schema, log.header.schema, log.events) == (2, 3, OPENING)
+    assert (log.schema, log.header.schema, log.events) == (2, 4, OPENING)
     assert log.batches() == [[event] for event in OPENING]
     to_jsonl(path, tmp_path / "new.jsonl")
     new = from_jsonl(tmp_path / "new.jsonl", tmp_path / "new.log")
-    assert (new.schema, new.commits) == (3, log.commits)
+    assert (new.schema, new.commits) == (4, log.commits)
 
 
 def test_converting_an_old_log_writes_todays_schema(tmp_path: Path) -> None:
-    """Writing always uses the current schema: the JSONL, then the binary, are schema 3."""
+    """Writing always uses the current schema: the JSONL, then the binary, are schema 4."""
     (tmp_path / "old.log").write_bytes(v1_log(v1_header(), OPENING))
     to_jsonl(tmp_path / "old.log", tmp_path / "new.jsonl")
     assert b'"players"' not in (tmp_path / "new.jsonl").read_bytes()
     new = from_jsonl(tmp_path / "new.jsonl", tmp_path / "new.log")
     again = read_log(tmp_path / "new.log")
-    assert again.schema == new.schema == 3
+    assert again.schema == new.schema == 4
     assert (again.header, again.events) == (read_log(tmp_path / "old.log").header, OPENING)
 
 
@@ -107,8 +107,8 @@ def test_an_old_header_that_breaks_its_own_layout_is_named(tmp_path: Path) -> No
 
 def test_a_log_from_a_newer_build_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "new.log"
-    path.write_bytes(v1_log(v1_header(schema=4), []))
-    with pytest.raises(LogError, match="schema 4 is newer than this build reads .*upgrade"):
+    path.write_bytes(v1_log(v1_header(schema=5), []))
+    with pytest.raises(LogError, match="schema 5 is newer than this build reads .*upgrade"):
         read_log(path)
 
 
@@ -132,3 +132,37 @@ def test_events_of_an_old_schema_go_through_their_upcasters(
     assert log.events == [OPENING[0], PassPriority(seat=1)]
     with pytest.raises(LogCorrupt, match="record 1 .* undecodable payload"):
         decode_log(v1_log(v1_header(), [{"type": "retreat", "seat": 0}]))
+
+
+def v3_header() -> dict[str, Any]:
+    """A schema 3 header: one seat per player, each with its deck list as "deck"."""
+    return v2_header() | {"schema": 3}
+
+
+def test_a_schema_3_log_reads_each_deck_as_its_seat_setup(tmp_path: Path) -> None:
+    """Schema 4 moved a seat's deck list into its game's setup: an old log reads the same."""
+    path = tmp_path / "old-9.log"
+    path.write_bytes(v1_log(v3_header(), [[event] for event in OPENING]))
+    log = read_log(path)
+    assert (log.schema, log.header.schema) == (3, SCHEMA_VERSION)
+    assert [seat.setup for seat in log.header.seats] == [DECK, DECK]
+    assert log.events == OPENING
+
+
+def test_a_seat_setup_its_game_cannot_read_names_the_seat_and_the_field(tmp_path: Path) -> None:
+    header = upcast_header(v3_header())
+    header["seats"][1]["setup"]["sections"] = {"maneuver": [{"card": "ST01-002", "count": "3"}]}
+    path = tmp_path / "bad.log"
+    path.write_bytes(v1_log(header, []))
+    with pytest.raises(LogError, match=r"bad.log: record 0 \(the header\): "
+                                       r"\$\.seats\[1\]\.setup\.sections\[\.\.\.\]\[0\]\.count: "
+                                       r"Expected `int`, got `str`"):
+        read_log(path)
+
+
+def test_a_scenario_block_in_a_game_without_scenarios_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "scenario.log"
+    path.write_bytes(v1_log(upcast_header(v3_header()) | {"scenario": {"name": "ambush"}}, []))
+    with pytest.raises(LogError, match=r"\$\.scenario: game 'vitorian' is not played from "
+                                       "scenarios"):
+        read_log(path)

@@ -90,7 +90,7 @@ def play(out: Path, like: Header, match_id: str, tournament: str, days: int,
     header = msgspec.structs.replace(
         like, match_id=match_id, tournament=tournament, round=1, table=1,
         started_at=like.started_at + timedelta(days=days),
-        seats=[Seat(seat=i, player=player, deck=deck) for i, (player, deck) in enumerate(seats)])
+        seats=[Seat(seat=i, player=player, setup=deck) for i, (player, deck) in enumerate(seats)])
     kit = get_game("eredan")
     bots = {i: make_bot("greedy", dict(kit.bots)) for i in range(2)}
     events, _ = play_match(get_ruleset(header.ruleset), header, bots, random.Random(header.seed))
@@ -159,7 +159,7 @@ def test_the_lake_computes_the_same_total_as_the_quarantine_reason(season_lake, 
     path, _, total = over_cap
     header = read_log(path).header
     season = ch.compute_charges(season_lake.connect(), "eredan", "standard")
-    checked = season.check(header.seats[0].deck, header.started_at)
+    checked = season.check(header.seats[0].setup, header.started_at)
     assert (checked.charge, checked.table.epoch, checked.within_cap) == (total, 1, False)
 
 
@@ -184,7 +184,7 @@ def test_a_match_before_any_epoch_is_checked_against_the_initial_table(season, t
     one deck 50, so that deck's match is over the cap while every other goes in."""
     logs = find_logs([season[0]])
     header = read_log(logs[0]).header
-    deck = resolve(header.seats[0].deck, load_catalog())
+    deck = resolve(header.seats[0].setup, load_catalog())
     initial = {card_base(e.card): 50 for es in deck.sections.values() for e in es}
     formats = ch.parse_formats(
         "[eredan.standard]\nscale = 50\nmax_charge = 50\ncap = 500\n[eredan.standard.initial]\n"

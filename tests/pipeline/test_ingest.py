@@ -119,7 +119,7 @@ def test_deck_cards_are_the_resolved_lists_and_deck_ids_name_them(fixture_lake, 
     for path in fixture_logs:
         header = read_log(path).header
         for seat in header.seats:
-            resolved = resolve(seat.deck)
+            resolved = resolve(seat.setup)
             expected = sorted((section, e.card, e.count) for section, entries in
                               resolved.sections.items() for e in entries)
             rows = con.execute("SELECT section, card, copies, deck_id FROM deck_cards "
@@ -226,7 +226,7 @@ def bad_logs(good: Path, folder: Path) -> dict[str, Path]:
         "ruleset": write("ruleset", events, ruleset="vitorian@9"),
         "unfinished": write("unfinished", events[:20]),
         "deck": write("deck", events, seats=[msgspec.structs.replace(
-            header.seats[0], deck=DeckList(sections={"maneuver": [
+            header.seats[0], setup=DeckList(sections={"maneuver": [
                 DeckEntry(card="Steel Grenadiers", count=9)]})), header.seats[1]]),
     }
     data = bytearray(paths["unfinished"].read_bytes())

@@ -20,7 +20,7 @@ _ids = count(1000)
 
 
 def header(colors: tuple[str, str] = ("red", "blue")) -> Header:
-    seats = [Seat(seat=i, player=f"player-{i}", deck=starter_deck(c)) for i, c in
+    seats = [Seat(seat=i, player=f"player-{i}", setup=starter_deck(c)) for i, c in
              enumerate(colors)]
     return Header(game="vitorian", ruleset="vitorian@1", match_id="scenario", seats=seats)
 

@@ -56,11 +56,11 @@ def order_card(effect, cost_s: int = 1) -> Card:
 
 def test_illegal_deck_is_refused_at_setup_naming_every_rule():
     """VW-3.17."""
-    good = header().seats[0].deck
+    good = header().seats[0].setup
     short = DeckList(name="short", sections={**good.sections, "maneuver": good.sections[
         "maneuver"][:-1]})
     bad = Header(game="vitorian", ruleset="vitorian@1", match_id="x",
-                 seats=[Seat(seat=0, player="a", deck=short), header().seats[1]])
+                 seats=[Seat(seat=0, player="a", setup=short), header().seats[1]])
     with pytest.raises(DeckError) as err:
         RULES.setup(bad)
     assert any(rule == "VW-3.3" for rule, _ in err.value.problems)
