@@ -1,10 +1,9 @@
 """Replay frames for the app: one step of a log as one perspective may see it, as plain data.
 
-Everything shown goes through the ruleset's own `view(state, perspective)` and the masked
-changes (engine.narration.mask_change), so hidden cards never reach the page, not even as ids
-in the HTML. Event arguments that name cards a seat looked at in secret (`bottom` of a kept
-hand, `top`/`bottom` of an Aerial Recon) are shown only to that seat and the organiser; chance
-outcomes (shuffle orders) only to the organiser, as in the command-line replay.
+Everything shown goes through the ruleset's own `view(state, perspective)` and the game's
+narration (engine.narration.Narration: its masked changes and its words), so hidden cards
+never reach the page, not even as ids in the HTML, and the page says each step as the command
+line does.
 
 A `ReplayCursor` wraps one `engine.replay.Replay`: the app shares it between sessions (it is
 cached per log file), so seeks are serialised by a lock.
@@ -26,17 +25,10 @@ import pandas as pd
 
 from dashboards.boards import board_renderer
 from engine.games import UnknownGame, get_game
-from engine.narration import (
-    board_text,
-    change_text,
-    event_data,
-    event_text,
-    mask_change,
-    outcome_text,
-)
+from engine.narration import Narration, board_text, narration_for
 from engine.replay import IllegalEvent, Replay, ReplayVisitor, replay_log
-from engine.ruleset import CHANCE, OMNISCIENT, SPECTATOR, Change, Perspective, get_ruleset
-from events.base import Header, private_fields
+from engine.ruleset import Change, Perspective, get_ruleset
+from events.base import Header
 from events.log import LogFile
 
 
@@ -51,13 +43,14 @@ class LogChanged(ReplayUnavailable):
 
 @dataclass(frozen=True)
 class StepRecord:
-    """What the list of events needs about one step, gathered in one pass over the log."""
+    """What the list of events needs about one step, gathered in one pass over the log: the
+    step told as each perspective the game lists may know it (its event, its changes)."""
 
     seq: int
     turn: int
-    chance: bool
     event: Any
     changes: list[Change]
+    told: dict[Perspective, tuple[str, tuple[str, ...]]]
 
 
 @dataclass(frozen=True)
@@ -75,19 +68,26 @@ class Frame:
 
 
 class _Steps(ReplayVisitor):
-    def __init__(self, ruleset: Any) -> None:
-        self.ruleset = ruleset
+    def __init__(self, ruleset: Any, narration: Narration, header: Header) -> None:
+        self.ruleset, self.narration, self.header = ruleset, narration, header
+        self.perspectives = [p for p, _ in narration.perspectives(header)]
         self.records: list[StepRecord] = []
-        self.chance_next = False
 
     def begin(self, header: Header, state: Any) -> None:
-        self.records.append(StepRecord(0, self.ruleset.turn(state), False, None, []))
-        self.chance_next = self.ruleset.to_move(state) == CHANCE
+        told = dict.fromkeys(self.perspectives, ("setup", ()))
+        self.records.append(StepRecord(0, self.ruleset.turn(state), None, [], told))
 
     def step(self, seq: int, event: Any, changes: list[Change], state: Any) -> None:
-        self.records.append(StepRecord(seq, self.ruleset.turn(state), self.chance_next, event,
-                                       list(changes)))
-        self.chance_next = self.ruleset.to_move(state) == CHANCE
+        self.records.append(StepRecord(seq, self.ruleset.turn(state), event, list(changes),
+                                       {p: self._told(state, event, changes, p)
+                                        for p in self.perspectives}))
+
+    def _told(self, state: Any, event: Any, changes: list[Change], perspective: Perspective
+              ) -> tuple[str, tuple[str, ...]]:
+        say, header = self.narration, self.header
+        texts = (say.change_text(header, state, c, perspective) for c in changes)
+        return (say.event_text(header, state, event, perspective),
+                tuple(text for text in texts if text))
 
 
 @dataclass
@@ -114,6 +114,14 @@ class ReplayCursor:
     def players(self) -> dict[int, str]:
         return {seat.seat: seat.player for seat in self.replay.header.seats}
 
+    @property
+    def narration(self) -> Narration:
+        return narration_for(self.game)
+
+    def perspectives(self) -> list[tuple[Perspective, str]]:
+        """The perspectives the game lists for this match, with their labels."""
+        return self.narration.perspectives(self.replay.header)
+
 
 def open_replay(path: str | Path, content_hash: str | None = None) -> ReplayCursor:
     """Read and check a log once; every refusal becomes one readable ReplayUnavailable. With
@@ -122,7 +130,7 @@ def open_replay(path: str | Path, content_hash: str | None = None) -> ReplayCurs
     log = read_ingested(path, content_hash)
     try:
         ruleset = get_ruleset(log.header.ruleset)
-        steps = _Steps(ruleset)
+        steps = _Steps(ruleset, narration_for(log.header.game), log.header)
         replay_log(ruleset, log.header, log.events, steps)
         replay = Replay(ruleset, log.header, log.events)
     except IllegalEvent as err:
@@ -177,21 +185,29 @@ def not_a_log(path: str | Path, err: ValueError, content_hash: str | None
 def frame(cursor: ReplayCursor, step: int, perspective: Perspective) -> Frame:
     """The step as `perspective` sees it; the cursor is left wherever the lock holder puts it."""
     step = max(0, min(step, cursor.total))
+    narration = cursor.narration
     with cursor.lock:
         replay = cursor.replay
-        before = _unit_cells(cursor, step - 1) if step else {}
         view = replay.ruleset.view(replay.seek(step), perspective)
-        changes = [_change_data(c, perspective, before) for c in replay.changes]
-    record = cursor.records[step]
+        changes = [narration.change_data(c, perspective) for c in replay.changes]
+    event, told = told_step(cursor.records[step], perspective)
     renderer = board_renderer(cursor.game)
     last = step == cursor.total
-    return Frame(step=step, total=cursor.total, turn=record.turn,
-                 event=describe_event(record, perspective),
-                 changes=[change_text(mask_change(c, perspective), perspective)
-                          for c in record.changes],
+    return Frame(step=step, total=cursor.total, turn=cursor.records[step].turn,
+                 event=event, changes=list(told),
                  svg=renderer(view, changes) if renderer else None,
                  text="" if renderer else text_board(cursor.game, view),
-                 outcome=outcome_text(replay.outcome) if last else None)
+                 outcome=narration.outcome_text(replay.header, replay.outcome) if last
+                 else None)
+
+
+def told_step(record: StepRecord, perspective: Perspective) -> tuple[str, tuple[str, ...]]:
+    """The step's event and changes in words, as `perspective` may know them; a perspective
+    the game does not list is refused rather than shown what another one sees."""
+    if perspective not in record.told:
+        raise ReplayUnavailable(f"no perspective {perspective!r} in this game (it lists "
+                                f"{', '.join(map(str, record.told))})")
+    return record.told[perspective]
 
 
 def text_board(game: str, view: dict[str, Any]) -> str:
@@ -204,54 +220,12 @@ def text_board(game: str, view: dict[str, Any]) -> str:
     return board_text(view, renderer)
 
 
-def _unit_cells(cursor: ReplayCursor, step: int) -> dict[int, list[int]]:
-    """Where each unit stood at `step` (positions on the grid are public): a move's origin."""
-    view = cursor.replay.ruleset.view(cursor.replay.seek(step), SPECTATOR)
-    return {u["id"]: [u["row"], u["col"]] for u in view.get("units", [])
-            if "row" in u and "col" in u}
-
-
-def _change_data(change: Change, perspective: Perspective,
-                 before: dict[int, list[int]]) -> dict[str, Any]:
-    data: dict[str, Any] = msgspec.to_builtins(mask_change(change, perspective))
-    origin = before.get(change.card) if change.card is not None else None
-    if change.kind == "moved" and origin is not None and origin != data.get("cell"):
-        data["from"] = origin
-    return data
-
-
-def describe_event(record: StepRecord, perspective: Perspective) -> str:
-    """The event in words, with what this perspective may not know left out."""
-    if record.event is None:
-        return "setup"
-    if record.chance and perspective != OMNISCIENT:
-        return event_text(record.event, hidden=True)
-    data = event_data(record.event, hidden=False, perspective=perspective)
-    if perspective not in (OMNISCIENT, data.get("seat")):
-        for name in private_fields(record.event):
-            if data.get(name):
-                data[name] = f"{len(data[name])} card(s) seen only by seat {data.get('seat')}"
-            elif data.get(name, ()) is None:
-                data[name] = f"hidden from all but seat {data.get('seat')}"
-    kind, seat = data.pop("type", type(record.event).__name__), data.pop("seat", None)
-    who = f"seat {seat} " if seat is not None else ""
-    args = " ".join(f"{key}={_scalar(value)}" for key, value in data.items()
-                    if value not in (None, [], ()))
-    return f"{who}{kind} {args}".rstrip()
-
-
-def _scalar(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_scalar(v) for v in value) + "]"
-    return "-" if value is None else str(value)
-
-
 def event_table(cursor: ReplayCursor, perspective: Perspective) -> pd.DataFrame:
     """Every step of the log as a row: what the list beside the board shows."""
-    rows = [{"step": r.seq, "turn": r.turn,
-             "seat": "" if r.event is None else str(getattr(r.event, "seat", "")),
-             "event": describe_event(r, perspective),
-             "changes": "; ".join(change_text(mask_change(c, perspective), perspective)
-                                  for c in r.changes if c.kind != "phase")}
-            for r in cursor.records]
+    rows = []
+    for r in cursor.records:
+        event, changes = told_step(r, perspective)
+        rows.append({"step": r.seq, "turn": r.turn,
+                     "seat": "" if r.event is None else str(getattr(r.event, "seat", "")),
+                     "event": event, "changes": "; ".join(changes)})
     return pd.DataFrame(rows, columns=["step", "turn", "seat", "event", "changes"])

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from engine.ruleset import Ruleset
+from engine.ruleset import OMNISCIENT, STORYTELLER, Ruleset
 
 
 class Observation(ABC):
@@ -92,7 +92,10 @@ class Bot(Protocol):
 def observe(ruleset: Ruleset, state: Any, seat: int) -> Observation:
     """The observation the simulator hands `seat`'s bot: the game's own (`ruleset.observe`) when
     it has one, else the seat's view. This is the only place a bot's input is made from the state.
+    The Storyteller (STORYTELLER) rules over the whole table: it sees what the organiser sees.
     """
+    if seat == STORYTELLER:
+        return SeatView(seat=seat, shown=ruleset.view(state, OMNISCIENT))
     game_observe = getattr(ruleset, "observe", None)
     if game_observe is not None:
         seen = game_observe(state, seat)

@@ -52,6 +52,9 @@ class GameKit:
     card_base: CardBase = same_card
     """CH-2.10: a card id -> the id whose charge it shares and as which it counts for n_c (an
     Eredan evolution -> its family's base card); identity for games without evolutions."""
+    storyteller: BotFactory | None = None
+    """The seeded policy that logs the Storyteller's rulings in simulation (games that have a
+    Storyteller, engine.registry.GameInfo.storyteller)."""
 
 
 def known_games() -> list[str]:

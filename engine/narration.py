@@ -1,12 +1,16 @@
-"""What a perspective may know of a replay step, in words: the rules' masking and narration.
+"""What a perspective may know of a replay step, and the words for it: the Narration contract.
 
-Hidden information stays hidden in every rendering: a Change whose `secret_to` names another seat
-loses its card, and a chance outcome (a shuffle order, a die roll) shows only its kind and seat to
-anyone but the organiser. Boards use the game's own renderer (GameKit.render_text) when it has
-one, else a generic outline of the view dict.
+Each game owns one Narration (its registration's "narration" layer), the one place that decides
+what every perspective it lists (each seat, each side, the organiser, a spectator) may see of
+every event and change, and that tells each step in the game's own words, with names, not ids.
+The command line (postgame.render), the app (dashboards.replaying) and exports all ask it, so
+none of them decides visibility for itself and none has to import another.
 
-This is rules knowledge, not presentation: the command line (postgame.render) and the app
-(dashboards.replaying) both build on it, so neither has to import the other.
+The base class here is what every game starts from: a chance outcome (a shuffle order, a die
+roll) shows only its kind and seat to anyone but the organiser, another seat's private choices
+(events.base.private_fields) lose their cards, and a Change whose `secret_to` names another seat
+loses its private fields. Its words are generic ("seat 0 play card=3"): a real game overrides
+`event_text`, `change_text` and `outcome_text` to speak its own language.
 """
 from __future__ import annotations
 
@@ -15,8 +19,9 @@ from typing import Any
 
 import msgspec
 
-from engine.ruleset import OMNISCIENT, Change, Outcome, Perspective
-from events.base import redacted
+from engine import registry
+from engine.ruleset import OMNISCIENT, SPECTATOR, Change, Outcome, Perspective, actor_name
+from events.base import Header, actor_kind, private_fields, redacted
 
 BoardRenderer = Callable[[dict[str, Any]], str]
 
@@ -67,34 +72,17 @@ def is_hidden(change: Change, perspective: Perspective) -> bool:
 
 
 def mask_change(change: Change, perspective: Perspective) -> Change:
-    """The change as `perspective` may see it: the card of someone else's secret is removed."""
-    if not is_hidden(change, perspective):
+    """The change as `perspective` may see it: the private fields of someone else's secret
+    (a drawn card) become None."""
+    if not is_hidden(change, perspective) or not change.private:
         return change
-    return msgspec.structs.replace(change, card=None, name=None)
-
-
-def change_text(change: Change, perspective: Perspective) -> str:
-    parts = [change.kind]
-    if change.seat is not None:
-        parts.append(f"seat {change.seat}")
-    if is_hidden(change, perspective):
-        parts.append("(hidden card)")
-    elif change.name is not None or change.card is not None:
-        parts.append(" ".join(p for p in (change.name, f"#{change.card}"
-                                          if change.card is not None else None) if p))
-    if change.cell is not None:
-        parts.append(f"at {tuple(change.cell)}")
-    if change.amount is not None:
-        parts.append(f"amount={change.amount}")
-    if change.text:
-        parts.append(f"- {change.text}")
-    return " ".join(parts)
+    return msgspec.structs.replace(change, **dict.fromkeys(change.private))
 
 
 def event_data(event: Any, hidden: bool, perspective: Perspective = OMNISCIENT
                ) -> dict[str, Any]:
-    """The event as `perspective` may read it: chance payloads hidden, and another seat's
-    private choices (events.base.private_fields) with their cards blanked."""
+    """The event as `perspective` may read it: chance payloads hidden (`hidden`), and another
+    seat's private choices (events.base.private_fields) with their cards blanked."""
     owner = getattr(event, "seat", None)
     if perspective in (OMNISCIENT, owner):
         data = msgspec.to_builtins(event)
@@ -107,22 +95,103 @@ def event_data(event: Any, hidden: bool, perspective: Perspective = OMNISCIENT
     return data
 
 
+class Narration:
+    """One game's visibility and words. Subclass it in the game's own package and register the
+    instance as the game's "narration" layer; override what the game says differently.
+
+    Every method takes the match header (for the players' names) and, where words need names of
+    things, the state right after the step (for cards' and characters' names)."""
+
+    def perspectives(self, header: Header) -> list[tuple[Perspective, str]]:
+        """Every perspective a replay may be seen from, with its label, organiser first."""
+        seats: list[tuple[Perspective, str]] = [
+            (seat.seat, f"Seat {seat.seat} · {seat.player}") for seat in header.seats]
+        return [(OMNISCIENT, "Organiser (sees everything)"), *seats,
+                (SPECTATOR, "Spectator (public)")]
+
+    def is_chance(self, event: Any) -> bool:
+        return actor_kind(event) == "chance"
+
+    def hides_event(self, event: Any, perspective: Perspective) -> bool:
+        """Whether `perspective` sees only that the event happened (a chance outcome's details
+        are the organiser's)."""
+        return self.is_chance(event) and perspective != OMNISCIENT
+
+    def event_data(self, event: Any, perspective: Perspective) -> dict[str, Any]:
+        """The event as data, as `perspective` may read it (what --json and exports print)."""
+        return event_data(event, self.hides_event(event, perspective), perspective)
+
+    def change_data(self, change: Change, perspective: Perspective) -> dict[str, Any]:
+        data: dict[str, Any] = msgspec.to_builtins(mask_change(change, perspective))
+        return data
+
+    def event_text(self, header: Header, state: Any, event: Any,
+                   perspective: Perspective) -> str:
+        """The event in words, as `perspective` may know it."""
+        return event_text(event, self.hides_event(event, perspective), perspective)
+
+    def change_text(self, header: Header, state: Any, change: Change,
+                    perspective: Perspective) -> str | None:
+        """A change in words, as `perspective` may know it; None: nothing worth telling (a
+        phase marker) in the list of what a step changed."""
+        return change_text(change, perspective)
+
+    def outcome_text(self, header: Header, outcome: Outcome | None) -> str:
+        if outcome is None:
+            return "the log stops before the match ends"
+        names = {seat.seat: seat.player for seat in header.seats}
+        won = [names.get(seat, actor_name(seat)) for seat in outcome.winners]
+        who = "draw" if not won else f"{' and '.join(won)} win{'s' if len(won) == 1 else ''}"
+        if outcome.side:
+            who += f" ({outcome.side})"
+        return f"{who}: {outcome.reason} ({outcome.rule})"
+
+
+GENERIC = Narration()
+"""The base narration, for a game (the tests' toy) that has no words of its own."""
+
+
+def narration_for(game: str) -> Narration:
+    """The game's registered narration (its "narration" layer)."""
+    found = registry.layer(game, "narration")
+    if not isinstance(found, Narration):
+        raise TypeError(f"game {game!r}'s narration layer is a {type(found).__name__}, "
+                        "not an engine.narration.Narration")
+    return found
+
+
+def change_text(change: Change, perspective: Perspective) -> str:
+    """A change in generic words: its kind, its seat, then its fields as key=value."""
+    shown = mask_change(change, perspective)
+    data = msgspec.to_builtins(shown)
+    parts = [shown.kind]
+    if shown.seat is not None:
+        parts.append(f"seat {shown.seat}")
+    if is_hidden(change, perspective) and change.private:
+        parts.append("(hidden)")
+    parts += [f"{key}={_scalar(value)}" for key, value in data.items()
+              if key not in ("kind", "seat", "secret_to", *(
+                  change.private if is_hidden(change, perspective) else ()))]
+    return " ".join(parts)
+
+
 def event_text(event: Any, hidden: bool, perspective: Perspective = OMNISCIENT) -> str:
+    """An event in generic words: its seat, its type, then its arguments as key=value, with
+    what `perspective` may not know said to be hidden."""
     data = event_data(event, hidden, perspective)
     kind = data.pop("type", type(event).__name__)
     seat = data.pop("seat", None)
     who = f"seat {seat} " if seat is not None else ""
     if data.pop("hidden", False):
         return f"{who}{kind} (details hidden)"
-    args = " ".join(f"{k}={_scalar(v)}" for k, v in data.items())
+    if perspective not in (OMNISCIENT, seat):
+        for name in private_fields(event):
+            if data.get(name):
+                data[name] = f"{len(data[name])} card(s) seen only by seat {seat}"
+            elif data.get(name, ()) is None:
+                data[name] = f"hidden from all but seat {seat}"
+    args = " ".join(f"{k}={_scalar(v)}" for k, v in data.items() if v not in (None, [], ()))
     return f"{who}{kind} {args}".rstrip()
-
-
-def outcome_text(outcome: Outcome | None) -> str:
-    if outcome is None:
-        return "the log stops before the match ends"
-    who = "draw" if outcome.winner is None else f"seat {outcome.winner} wins"
-    return f"{who}: {outcome.reason} ({outcome.rule})"
 
 
 def board_text(view: dict[str, Any], renderer: BoardRenderer | None) -> str:

@@ -24,9 +24,10 @@ import msgspec
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 
-REQUIRED_LAYERS = ("events", "setup", "ruleset", "kit", "facts")
+REQUIRED_LAYERS = ("events", "setup", "ruleset", "narration", "kit", "facts")
 """The layers every game has: logs to read (its events and what a seat brings to the table, a
-deck list or a character sheet), rules to check them, a kit to simulate, lake facts."""
+deck list or a character sheet), rules to check them, what each perspective may see of a match
+and the words for it (engine.narration), a kit to simulate, lake facts."""
 CAPABILITY_LAYERS: Mapping[str, str] = {"charges": "cards", "board": "board"}
 """A capability -> the layer it needs: charges need the game's card catalog for the pipeline
 (pipeline.charges.GameCards), a board needs the app's SVG renderer."""

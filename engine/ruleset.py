@@ -6,7 +6,7 @@ imports, imports no game: no cycle runs through the whole engine.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import msgspec
 
@@ -14,12 +14,25 @@ from engine import registry
 from events.base import Header
 
 CHANCE = -1
-"""The seat number `to_move` answers when the next event must be a chance outcome."""
+"""The actor of a chance outcome (a shuffle, a die roll): the dealer, never a player."""
+STORYTELLER = -2
+"""The actor of a Storyteller's ruling (a game master's input): neither a seat nor chance."""
+Actor = int
+"""A seat number (0, 1, ...), CHANCE or STORYTELLER."""
 
 OMNISCIENT = "organiser"
 SPECTATOR = "spectator"
 Perspective = int | str
-"""A seat number, OMNISCIENT (the organiser sees everything) or SPECTATOR (public only)."""
+"""A seat number, OMNISCIENT (the organiser sees everything), SPECTATOR (public only), or a
+perspective a game lists for itself (a side's, "side:hunters")."""
+
+WIN, LOSS, DRAW = "win", "loss", "draw"
+RESULTS = (WIN, LOSS, DRAW)
+
+
+def actor_name(actor: Actor) -> str:
+    """An actor in words, for messages: "seat 1", "chance", "the Storyteller"."""
+    return {CHANCE: "chance", STORYTELLER: "the Storyteller"}.get(actor, f"seat {actor}")
 
 
 def sees_seat(perspective: Perspective, seat: int) -> bool:
@@ -53,31 +66,72 @@ class UnknownRuleset(ValueError):
     pass
 
 
-class Change(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """One derived consequence of an event (a draw, a destruction, a hit...).
+class Change(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="kind"):
+    """One derived consequence of an event (a draw, a destruction, a hit...): the base of every
+    game's change types, which each game declares like its events, as tagged Structs (`kind` is
+    the tag: "draw", "destroyed"...), with fields in its own words.
 
-    `secret_to` names the only seat allowed to see `card`; other perspectives see it as hidden.
+    `seat` is the seat the change concerns (None: the table). `secret_to` names the only seat
+    allowed to see the fields the class lists as `private` (a drawn card): every other
+    perspective but the organiser sees them as None (engine.narration.mask_change).
     """
 
-    kind: str
     seat: int | None = None
-    card: int | None = None
-    name: str | None = None
-    cell: tuple[int, int] | None = None
-    amount: int | None = None
     secret_to: int | None = None
-    text: str = ""
+    private: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def kind(self) -> str:
+        """The change's tag, its kind in the game's words."""
+        return str(type(self).__struct_config__.tag)
 
 
 class Outcome(msgspec.Struct, frozen=True, kw_only=True):
-    winner: int | None
+    """How a match ended: a result per seat, the winning side where there is one, why, and the
+    rule that ended it."""
+
+    results: tuple[str, ...]
+    """Per seat, in seat order: WIN, LOSS or DRAW. Team games give every seat of the winning
+    side WIN."""
     reason: str
     rule: str
+    side: str | None = None
+    """The side that won, in its game's words, for games of sides with several seats or roles
+    (None: a draw, or a game whose seats each play for themselves, where `results` says it)."""
+
+    def __post_init__(self) -> None:
+        odd = [r for r in self.results if r not in RESULTS]
+        if odd:
+            raise ValueError(f"an outcome's results are {', '.join(RESULTS)}, not {odd}")
+
+    @classmethod
+    def decided(cls, winner: int | None, seats: int, reason: str, rule: str) -> Outcome:
+        """The outcome of a game of seats playing for themselves: `winner` wins, every other
+        seat loses; no winner is a draw for all."""
+        results = tuple(DRAW if winner is None else WIN if seat == winner else LOSS
+                        for seat in range(seats))
+        return cls(results=results, reason=reason, rule=rule)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, result in enumerate(self.results) if result == WIN)
+
+    @property
+    def winner(self) -> int | None:
+        """The one seat that won, when exactly one did (None: a draw, or a side of several)."""
+        won = self.winners
+        return won[0] if len(won) == 1 else None
 
 
 class Ruleset(Protocol):
     """One game's rules. `apply` validates fully before it mutates, so a refused event leaves the
-    state untouched."""
+    state untouched.
+
+    Actors: `awaiting` names every actor whose event the state waits for: one seat, CHANCE (the
+    simulator or the recorder deals a chance outcome) or STORYTELLER (a ruling), or several seats
+    at once when they choose in secret at the same time. Their events are logged one after the
+    other in any order (the log stays totally ordered); `view` hides each choice from the
+    others until the game reveals them all, once the last is in."""
 
     name: str
     game: str
@@ -86,8 +140,8 @@ class Ruleset(Protocol):
 
     def setup(self, header: Header) -> Any: ...
     def clone(self, state: Any) -> Any: ...
-    def to_move(self, state: Any) -> int | None: ...
-    def legal(self, state: Any) -> list[Any]: ...
+    def awaiting(self, state: Any) -> tuple[Actor, ...]: ...
+    def legal(self, state: Any, actor: Actor) -> list[Any]: ...
     def sample_chance(self, state: Any, rng: random.Random) -> Any: ...
     def apply(self, state: Any, event: Any) -> list[Change]: ...
     def turn(self, state: Any) -> int: ...
@@ -96,16 +150,22 @@ class Ruleset(Protocol):
 
 
 class PendingSeatRules:
-    """The Ruleset glue shared by games whose state has copy(), over, chance (outcomes awaited),
-    pending (the seat awaited), turn, and winner, reason and rule once over."""
+    """The Ruleset glue shared by games of two seats taking turns, whose state has copy(), over,
+    chance (outcomes awaited), pending (the seat awaited), turn, and winner, reason and rule once
+    over."""
 
     def clone(self, state: Any) -> Any:
         return state.copy()
 
-    def to_move(self, state: Any) -> int | None:
+    def awaiting(self, state: Any) -> tuple[Actor, ...]:
         if state.over:
-            return None
-        return CHANCE if state.chance else state.pending
+            return ()
+        return (CHANCE,) if state.chance else (state.pending,)
+
+    def to_move(self, state: Any) -> Actor | None:
+        """The one actor awaited (these games never await two at once); None once over."""
+        actors = self.awaiting(state)
+        return actors[0] if actors else None
 
     def turn(self, state: Any) -> int:
         return int(state.turn)
@@ -114,7 +174,7 @@ class PendingSeatRules:
         """How the match ended, once it is over (VW-12.1, ER-1.9); None while it goes on."""
         if not state.over:
             return None
-        return Outcome(winner=state.winner, reason=state.reason, rule=state.rule)
+        return Outcome.decided(state.winner, len(state.players), state.reason, state.rule)
 
 
 def get_ruleset(key: str) -> Ruleset:

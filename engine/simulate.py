@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.bots import Bot, observe
-from engine.ruleset import CHANCE, Outcome, Ruleset, RuleViolation
+from engine.ruleset import CHANCE, STORYTELLER, Outcome, Ruleset, RuleViolation, actor_name
 from events.base import Header
 
 MAX_EVENTS = 20_000
@@ -31,29 +31,46 @@ def derive_seed(*parts: int | str) -> int:
 
 
 def play_match(ruleset: Ruleset, header: Header, bots: Mapping[int, Bot], rng: random.Random,
-               max_events: int = MAX_EVENTS) -> tuple[list[Any], Outcome]:
-    """Play from setup to the end; returns the events (chance outcomes and decisions) and outcome.
+               max_events: int = MAX_EVENTS, storyteller: Bot | None = None
+               ) -> tuple[list[Any], Outcome]:
+    """Play from setup to the end; returns the events (chance outcomes, rulings and decisions)
+    and the outcome.
 
     Every chosen event goes through `apply`, so a bot cannot smuggle an illegal move into a log.
     A bot gets its seat's observation, never the state (engine/bots.py); chance outcomes are drawn
-    here from the real state, the simulator being the dealer.
+    here from the real state, the simulator being the dealer; a game with a Storyteller gets its
+    rulings from the `storyteller` policy. When several seats are awaited at once (secret
+    choices made at the same time) they choose in the order the game lists them, each from its
+    own observation, in which the others' choices are still hidden.
     """
     state = ruleset.setup(header)
     events: list[Any] = []
-    while (seat := ruleset.to_move(state)) is not None:
+    while actors := ruleset.awaiting(state):
         if len(events) >= max_events:
             raise SimulationError(f"match {header.match_id}: no end after {max_events} events")
-        if seat == CHANCE:
-            event = ruleset.sample_chance(state, rng)
-        else:
-            event = bots[seat].choose(observe(ruleset, state, seat), ruleset.legal(state), rng)
+        actor = actors[0]
+        event = _next_event(ruleset, state, actor, bots, storyteller, rng, header)
         try:
             ruleset.apply(state, event)
         except RuleViolation as err:
-            raise SimulationError(f"match {header.match_id}: event {len(events) + 1} by seat "
-                                  f"{seat} refused: {err}") from err
+            raise SimulationError(f"match {header.match_id}: event {len(events) + 1} by "
+                                  f"{actor_name(actor)} refused: {err}") from err
         events.append(event)
     outcome = ruleset.outcome(state)
     if outcome is None:
         raise SimulationError(f"match {header.match_id}: nobody to move but no outcome")
     return events, outcome
+
+
+def _next_event(ruleset: Ruleset, state: Any, actor: int, bots: Mapping[int, Bot],
+                storyteller: Bot | None, rng: random.Random, header: Header) -> Any:
+    if actor == CHANCE:
+        return ruleset.sample_chance(state, rng)
+    if actor == STORYTELLER:
+        if storyteller is None:
+            raise SimulationError(f"match {header.match_id}: the rules await the Storyteller "
+                                  "but the simulation has no Storyteller policy")
+        bot = storyteller
+    else:
+        bot = bots[actor]
+    return bot.choose(observe(ruleset, state, actor), ruleset.legal(state, actor), rng)

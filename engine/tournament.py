@@ -233,8 +233,9 @@ def run_match(task: MatchTask) -> MatchResult:
     kit = load_kit(task.kit_ref)
     header = task.header
     bots = {i: make_bot(name, dict(kit.bots)) for i, name in enumerate(task.bots)}
+    storyteller = kit.storyteller() if kit.storyteller else None
     events, outcome = play_match(get_ruleset(header.ruleset), header, bots,
-                                 random.Random(header.seed))
+                                 random.Random(header.seed), storyteller=storyteller)
     path = Path(task.path)
     path.parent.mkdir(parents=True, exist_ok=True)
     head = write_log(path, header, events, _signer(task.sign_key))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -128,3 +128,14 @@ def redacted(event: Any) -> dict[str, Any]:
         data[name] = [None] * len(value) if counted and isinstance(value, (list, tuple)) \
             else None
     return data
+
+
+ActorKind = Literal["seat", "chance", "storyteller"]
+
+
+def actor_kind(event: Any) -> ActorKind:
+    """Who logs an event of this type: a seat's decision (the default), a chance outcome (a
+    shuffle, a die roll: the dealer's, hidden from all but the organiser unless the game shows
+    it) or a Storyteller's ruling. Event classes other than decisions declare a `by` ClassVar."""
+    by = getattr(type(event), "by", "seat")
+    return by if by in ("chance", "storyteller") else "seat"

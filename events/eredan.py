@@ -27,6 +27,7 @@ class EredanEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 
 class Shuffle(EredanEvent, frozen=True, tag="shuffle"):
     """The order a deck shuffle produced, top card first (ER-4.2)."""
+    by: ClassVar[str] = "chance"
 
     order: Ids
 
@@ -35,6 +36,7 @@ class Initiative(EredanEvent, frozen=True, tag="initiative"):
     """The initiative ticket drawn (ER-4.6); seat is its owner, who becomes Player 1.
 
     Tickets are numbered over both seats: seat 0's first, then seat 1's (ER-4.5)."""
+    by: ClassVar[str] = "chance"
 
     ticket: int
 

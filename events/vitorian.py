@@ -26,10 +26,12 @@ class VitorianEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 
 class FirstPlayer(VitorianEvent, frozen=True, tag="first_player"):
     """The draw for who plays first (VW-4.1); seat is the first player."""
+    by: ClassVar[str] = "chance"
 
 
 class Shuffle(VitorianEvent, frozen=True, tag="shuffle"):
     """The order a shuffle produced, top card first (VW-4.2, VW-4.6, VW-6.26)."""
+    by: ClassVar[str] = "chance"
 
     zone: Literal["maneuver", "convoy"]
     order: Ids

@@ -1,7 +1,8 @@
 """Text and JSON printing of a replay step for the command line, as one perspective may see it.
 
-What a perspective may see and the words for events, changes and outcomes are the engine's
-(engine.narration, shared with the app); this module only lays steps out for the terminal.
+What a perspective may see and the words for events, changes and outcomes are the game's own
+(its engine.narration.Narration, shared with the app); this module only lays steps out for the
+terminal.
 """
 from __future__ import annotations
 
@@ -10,64 +11,50 @@ from typing import Any
 
 import msgspec
 
-from engine.narration import (
-    BoardRenderer,
-    board_text,
-    change_text,
-    event_data,
-    event_text,
-    mask_change,
-    outcome_text,
-)
-from engine.replay import Replay, ReplayVisitor
-from engine.ruleset import CHANCE, OMNISCIENT, Change, Outcome, Perspective, Ruleset
+from engine.narration import BoardRenderer, Narration, board_text
+from engine.replay import ReplayVisitor
+from engine.ruleset import Change, Outcome, Perspective, Ruleset
 from events.base import Header
 
 
-def step_text(seq: int, total: int, turn: int, event: Any, changes: list[Change],
-              board: str, perspective: Perspective, chance: bool) -> str:
+def step_text(narration: Narration, header: Header, state: Any, seq: int, total: int,
+              turn: int, event: Any, changes: list[Change], board: str,
+              perspective: Perspective) -> str:
     """One step as a block: heading with the event, what changed, then the board."""
-    hidden = chance and perspective != OMNISCIENT
     head = f"step {seq}/{total} · turn {turn}"
-    head += (f" · {event_text(event, hidden, perspective)}" if event is not None
-             else " · setup")
-    lines = [head] + [f"  > {change_text(c, perspective)}" for c in changes]
+    head += (f" · {narration.event_text(header, state, event, perspective)}"
+             if event is not None else " · setup")
+    told = (narration.change_text(header, state, c, perspective) for c in changes)
+    lines = [head] + [f"  > {text}" for text in told if text]
     return "\n".join(lines + [board, ""])
 
 
-def step_json(seq: int, total: int, turn: int, event: Any, changes: list[Change],
-              view: dict[str, Any], perspective: Perspective, chance: bool) -> dict[str, Any]:
-    hidden = chance and perspective != OMNISCIENT
+def step_json(narration: Narration, header: Header, state: Any, seq: int, total: int,
+              turn: int, event: Any, changes: list[Change], view: dict[str, Any],
+              perspective: Perspective) -> dict[str, Any]:
     return {
         "step": seq, "steps": total, "turn": turn, "perspective": perspective,
-        "event": None if event is None else event_data(event, hidden, perspective),
-        "changes": [msgspec.to_builtins(mask_change(c, perspective)) for c in changes],
+        "event": None if event is None else narration.event_data(event, perspective),
+        "text": "setup" if event is None else narration.event_text(header, state, event,
+                                                                   perspective),
+        "changes": [narration.change_data(c, perspective) for c in changes],
         "view": view,
     }
-
-
-def chance_at(replay: Replay) -> bool:
-    """Whether the event of the replay's current step was a chance outcome (to_move before it)."""
-    step = replay.step
-    if step == 0:
-        return False
-    replay.seek(step - 1)
-    chance = replay.ruleset.to_move(replay.state) == CHANCE
-    replay.seek(step)
-    return chance
 
 
 class StepPrinter(ReplayVisitor):
     """Prints every step of a log as it is replayed (the non-interactive `postgame replay`)."""
 
-    def __init__(self, ruleset: Ruleset, total: int, perspective: Perspective,
-                 renderer: BoardRenderer | None, as_json: bool,
+    def __init__(self, ruleset: Ruleset, narration: Narration, total: int,
+                 perspective: Perspective, renderer: BoardRenderer | None, as_json: bool,
                  write: Callable[[str], object]) -> None:
-        self.ruleset, self.total, self.perspective = ruleset, total, perspective
-        self.renderer, self.as_json, self.write = renderer, as_json, write
-        self._chance_next = False
+        self.ruleset, self.narration, self.total = ruleset, narration, total
+        self.perspective, self.renderer, self.as_json, self.write = (perspective, renderer,
+                                                                     as_json, write)
+        self.header: Header | None = None
 
     def begin(self, header: Header, state: Any) -> None:
+        self.header = header
         self._emit(0, None, [], state)
 
     def step(self, seq: int, event: Any, changes: list[Change], state: Any) -> None:
@@ -75,16 +62,18 @@ class StepPrinter(ReplayVisitor):
 
     def end(self, state: Any, outcome: Outcome | None) -> None:
         if not self.as_json:
-            self.write(f"end: {outcome_text(outcome)}\n")
+            assert self.header is not None
+            self.write(f"end: {self.narration.outcome_text(self.header, outcome)}\n")
 
     def _emit(self, seq: int, event: Any, changes: list[Change], state: Any) -> None:
-        chance, turn = self._chance_next, self.ruleset.turn(state)
-        self._chance_next = self.ruleset.to_move(state) == CHANCE
+        assert self.header is not None
+        turn = self.ruleset.turn(state)
         view = self.ruleset.view(state, self.perspective)
         if self.as_json:
-            data = step_json(seq, self.total, turn, event, changes, view, self.perspective, chance)
+            data = step_json(self.narration, self.header, state, seq, self.total, turn, event,
+                             changes, view, self.perspective)
             self.write(msgspec.json.encode(data).decode() + "\n")
         else:
             board = board_text(view, self.renderer)
-            self.write(step_text(seq, self.total, turn, event, changes, board,
-                                 self.perspective, chance) + "\n")
+            self.write(step_text(self.narration, self.header, state, seq, self.total, turn,
+                                 event, changes, board, self.perspective) + "\n")

@@ -115,11 +115,9 @@ def _set_if_changed(key: str, value: object) -> None:
 
 
 def pick_perspective(cursor: ReplayCursor) -> int | str:
-    seats = cursor.players()
-    labels: dict[int | str, str] = {"organiser": "Organiser (sees everything)",
-                                    "spectator": "Spectator (public)"}
-    labels |= {seat: f"Seat {seat} · {widgets.plain(name)}"  # options render Markdown
-               for seat, name in sorted(seats.items())}
+    """The perspectives the game lists for the match (its narration's), organiser first."""
+    labels: dict[int | str, str] = {perspective: widgets.plain(label)  # options render Markdown
+                                    for perspective, label in cursor.perspectives()}
     choice = st.segmented_control("Seen as", list(labels), key="replay_perspective",
                                   format_func=labels.__getitem__, default="organiser",
                                   required=True)

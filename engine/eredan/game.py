@@ -14,6 +14,7 @@ def registration() -> Registration:
         "events": "events.eredan:Event",
         "setup": "events.base:DeckList",
         "ruleset": "engine.eredan.rules:RULES",
+        "narration": "engine.narration:GENERIC",
         "kit": "engine.eredan.game:kit",
         "facts": "pipeline.facts.eredan:EredanFacts",
         "cards": "pipeline.charges:eredan_cards",

@@ -14,6 +14,7 @@ def registration() -> Registration:
         "events": "events.vitorian:Event",
         "setup": "events.base:DeckList",
         "ruleset": "engine.vitorian.rules:RULES",
+        "narration": "engine.narration:GENERIC",
         "kit": "engine.vitorian.game:kit",
         "facts": "pipeline.facts.vitorian:VitorianFacts",
         "cards": "pipeline.charges:vitorian_cards",

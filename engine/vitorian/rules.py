@@ -67,7 +67,11 @@ class VitorianRules(PendingSeatRules):
     def setup(self, header: Header) -> State:
         return initial_state(header)
 
-    def legal(self, state: State) -> list[Any]:
+    def legal(self, state: State, actor: int | None = None) -> list[Any]:
+        """The decisions the awaited seat may log now (only one seat is ever awaited, so
+        `actor` names it or nobody: another seat has none)."""
+        if actor is not None and actor != state.pending:
+            return []
         return legal_events(state)
 
     def sample_chance(self, state: State, rng: random.Random) -> Any:

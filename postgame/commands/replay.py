@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import UnknownGame, get_game
-from engine.narration import BoardRenderer, board_text, outcome_text
+from engine.narration import BoardRenderer, board_text, narration_for
 from engine.replay import IllegalEvent, Replay, replay_log
 from engine.ruleset import OMNISCIENT, Perspective, Ruleset, UnknownRuleset, get_ruleset
 from postgame.commands.common import (
@@ -19,7 +19,7 @@ from postgame.commands.common import (
     parse_perspective,
     print_json,
 )
-from postgame.render import StepPrinter, chance_at, step_json, step_text
+from postgame.render import StepPrinter, step_json, step_text
 
 EXAMPLES = """\
 examples:
@@ -62,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
     perspective = parse_perspective(args.perspective, log.header)
     renderer = _renderer(log.header.game)
     if args.step is None and args.turn is None and not _interactive():
-        printer = StepPrinter(ruleset, len(log.events), perspective, renderer, args.json,
-                              sys.stdout.write)
+        printer = StepPrinter(ruleset, narration_for(log.header.game), len(log.events),
+                              perspective, renderer, args.json, sys.stdout.write)
         _checked(lambda: replay_log(ruleset, log.header, log.events, printer), log.path)
         return OK
     replay: Replay = _checked(lambda: Replay(ruleset, log.header, log.events), log.path)
@@ -136,16 +136,18 @@ def _go(replay: Replay, key: str, n: int) -> None:
 
 def _step_data(replay: Replay, perspective: Perspective) -> dict[str, Any]:
     view = replay.ruleset.view(replay.state, perspective)
-    return step_json(replay.step, len(replay), replay.turn, replay.event, replay.changes, view,
-                     perspective, chance_at(replay))
+    return step_json(narration_for(replay.header.game), replay.header, replay.state,
+                     replay.step, len(replay), replay.turn, replay.event, replay.changes, view,
+                     perspective)
 
 
 def _step_block(replay: Replay, perspective: Perspective, renderer: BoardRenderer | None) -> str:
+    narration = narration_for(replay.header.game)
     board = board_text(replay.ruleset.view(replay.state, perspective), renderer)
-    text = step_text(replay.step, len(replay), replay.turn, replay.event, replay.changes, board,
-                     perspective, chance_at(replay))
+    text = step_text(narration, replay.header, replay.state, replay.step, len(replay),
+                     replay.turn, replay.event, replay.changes, board, perspective)
     if replay.step == len(replay):
-        text += f"end: {outcome_text(replay.outcome)}\n"
+        text += f"end: {narration.outcome_text(replay.header, replay.outcome)}\n"
     return text
 
 

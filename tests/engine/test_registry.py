@@ -55,7 +55,8 @@ def _info(capabilities: tuple[str, ...]) -> GameInfo:
                     storyteller=False, information="open", capabilities=capabilities)
 
 
-ALL = {"events": "m:E", "setup": "m:S", "ruleset": "m:R", "kit": "m:k", "facts": "m:F"}
+ALL = {"events": "m:E", "setup": "m:S", "ruleset": "m:R", "narration": "m:N", "kit": "m:k",
+       "facts": "m:F"}
 
 
 @pytest.mark.parametrize(("capabilities", "layers", "named"), [

@@ -17,7 +17,7 @@ Rules (IDs TOY-):
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
@@ -41,6 +41,7 @@ class ToyEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 
 
 class Shuffle(ToyEvent, tag="shuffle"):
+    by: ClassVar[str] = "chance"
     order: tuple[int, ...]
 
 
@@ -57,6 +58,37 @@ class Concede(ToyEvent, tag="concede"):
 
 
 Event = Shuffle | Play | Pass | Concede
+
+
+# What an event changes (TOY- rules), typed like the events -----------------------------------
+
+class Shuffled(Change, frozen=True, tag="shuffled"):
+    cards: int
+
+
+class Conceded(Change, frozen=True, tag="conceded"):
+    pass
+
+
+class Played(Change, frozen=True, tag="played"):
+    card: int
+    value: int
+
+
+class Scored(Change, frozen=True, tag="scored"):
+    points: int
+
+
+class Drew(Change, frozen=True, tag="drew"):
+    """A seat draws a card: which one only that seat knows."""
+
+    card: int | None = None
+    value: int | None = None
+    private: ClassVar[tuple[str, ...]] = ("card", "value")
+
+
+class Ended(Change, frozen=True, tag="ended"):
+    """The match ends; seat is the winner, None on a draw."""
 
 
 class ToyState:
@@ -117,9 +149,13 @@ class ToyRuleset:
             return None
         return CHANCE if state.shuffled < 2 else state.active
 
-    def legal(self, state: ToyState) -> list[Any]:
+    def awaiting(self, state: ToyState) -> tuple[int, ...]:
         seat = self.to_move(state)
-        if seat is None or seat == CHANCE:
+        return () if seat is None else (seat,)
+
+    def legal(self, state: ToyState, actor: int | None = None) -> list[Any]:
+        seat = self.to_move(state)
+        if seat is None or seat == CHANCE or actor not in (None, seat):
             return []
         hand = state.hand[seat]
         return [Play(seat=seat, card=c) for c in hand] if hand else [Pass(seat=seat)]
@@ -133,8 +169,8 @@ class ToyRuleset:
         if type(event) is Shuffle:
             return _shuffle(state, event)
         if type(event) is Concede:
-            state.result = Outcome(winner=1 - event.seat, reason="concession", rule="TOY-4")
-            return [Change(kind="concede", seat=event.seat)]
+            state.result = Outcome.decided(1 - event.seat, 2, "concession", "TOY-4")
+            return [Conceded(seat=event.seat)]
         changes = _play(state, event) if type(event) is Play else []
         return changes + _end_turn(state)
 
@@ -177,7 +213,7 @@ def _check(state: ToyState, event: Any, expected: int | None) -> None:
 def _shuffle(state: ToyState, event: Shuffle) -> list[Change]:
     state.deck[event.seat] = list(event.order)
     state.shuffled += 1
-    changes = [Change(kind="shuffle", seat=event.seat, amount=len(event.order))]
+    changes: list[Change] = [Shuffled(seat=event.seat, cards=len(event.order))]
     if state.shuffled == 2:
         state.turn = 1
         for seat in (0, 1):
@@ -191,8 +227,8 @@ def _play(state: ToyState, event: Play) -> list[Change]:
     points = value if value > state.last[1 - seat] else 1
     state.score[seat] += points
     state.last[seat] = value
-    changes = [Change(kind="play", seat=seat, card=event.card, name=str(value)),
-               Change(kind="score", seat=seat, amount=points)]
+    changes: list[Change] = [Played(seat=seat, card=event.card, value=value),
+                             Scored(seat=seat, points=points)]
     if state.deck[seat]:
         changes.append(_draw(state, seat))
     return changes
@@ -201,16 +237,16 @@ def _play(state: ToyState, event: Play) -> list[Change]:
 def _draw(state: ToyState, seat: int) -> Change:
     card = state.deck[seat].pop(0)
     state.hand[seat].append(card)
-    return Change(kind="draw", seat=seat, card=card, name=str(state.value[card]), secret_to=seat)
+    return Drew(seat=seat, card=card, value=state.value[card], secret_to=seat)
 
 
 def _end_turn(state: ToyState) -> list[Change]:
     if not state.hand[0] and not state.hand[1] or state.turn >= TURN_CAP:
         a, b = state.score
         winner = None if a == b else (0 if a > b else 1)
-        state.result = Outcome(winner=winner, reason="higher score" if winner is not None
-                               else "equal scores", rule="TOY-3")
-        return [Change(kind="end", seat=winner)]
+        state.result = Outcome.decided(winner, 2, "higher score" if winner is not None
+                                       else "equal scores", "TOY-3")
+        return [Ended(seat=winner)]
     state.turn += 1
     state.active = 1 - state.active
     return []
@@ -286,6 +322,7 @@ def registration() -> Registration:
     return Registration(info=INFO, layers={"events": "tests.engine.toy_game:Event",
                                            "setup": "events.base:DeckList",
                                            "ruleset": "tests.engine.toy_game:RULESET",
+                                           "narration": "engine.narration:GENERIC",
                                            "kit": "tests.engine.toy_game:kit"})
 
 
