@@ -19,14 +19,16 @@ from engine.vitorian.archetypes import ARCHETYPES, build_deck
 from engine.vitorian.bot import GreedyBot
 from events.base import Header, Seat
 
-RULES = get_ruleset("vitorian@1")
+RULES = get_ruleset("vitorian")
+"""The newest version: what new matches are played with."""
 
 
 def header(seed: int) -> Header:
     rng = random.Random(seed)
     seats = [Seat(seat=i, player=f"p{i}", setup=build_deck(rng.choice(ARCHETYPES), rng))
              for i in (0, 1)]
-    return Header(game="vitorian", ruleset="vitorian@1", match_id=f"b{seed}", seats=seats)
+    return Header(game="vitorian", ruleset=f"vitorian@{RULES.version}", match_id=f"b{seed}",
+                  seats=seats)
 
 
 def simulate(n: int, bot: type) -> tuple[float, list[tuple[Header, list]]]:

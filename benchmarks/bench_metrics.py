@@ -7,8 +7,9 @@
 Without --lake, a season of about --matches simulated Vitorian matches is built through the
 command line (postgame simulate, then postgame ingest) in a temporary folder. Then, best of
 --repeat runs each, taking turns:
-- DuckDB: the whole suite (metrics.run_all: coverage, card usage, matchups, first player,
-  factions, archetypes) and card_usage alone, every run reading the Parquet files afresh;
+- DuckDB: the game's whole suite (metrics.run_all over metrics.suite(game), Vitorian's:
+  coverage, card usage, matchups, first player, factions, archetypes) and card_usage alone,
+  every run reading the Parquet files afresh;
 - pandas: the same card-usage metrics (pipeline.stats_cross_check.card_usage: read the Parquet
   files with pandas, groupby and merge), which must agree with the SQL to 1e-9.
 Wall and CPU seconds are both printed: DuckDB uses every core, pandas one. The load average
@@ -111,7 +112,7 @@ def report(lake: Lake, repeat: int, threads: int | None = None) -> None:
                             "pandas": lambda: pandas_card_usage(lake)})
     suite, usage, pandas = best["suite"], best["usage"], best["pandas"]
     print(f"threads: DuckDB {_threads(lake, threads)}, pandas 1; best of {repeat}     wall s    CPU s")
-    for label, (wall, cpu, _) in (("DuckDB full suite (6 models)", suite),
+    for label, (wall, cpu, _) in ((f"DuckDB full suite ({len(metrics.suite(GAME))} models)", suite),
                                   ("DuckDB card_usage", usage),
                                   ("pandas card_usage (read + compute)", pandas)):
         print(f"{label:38s} {wall:8.3f} {cpu:8.3f}")

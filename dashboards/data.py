@@ -105,13 +105,12 @@ def lake_summary(lake: LakeRef) -> pd.DataFrame:
 
 @st.cache_data(show_spinner=False)
 def table_rows(lake: LakeRef) -> pd.DataFrame:
-    """Rows per fact table, so a person sees at once whether ingest wrote every table."""
-    return query(lake, """
-        SELECT 'matches' AS table_name, count(*) AS rows FROM matches
-        UNION ALL SELECT 'seats', count(*) FROM seats
-        UNION ALL SELECT 'deck_cards', count(*) FROM deck_cards
-        UNION ALL SELECT 'card_events', count(*) FROM card_events
-        UNION ALL SELECT 'quarantine', count(*) FROM quarantine""")
+    """Rows per table of the lake (core, capability and the games' own: pipeline.schema), so
+    a person sees at once whether ingest wrote every table. The names are the schema's."""
+    from pipeline.schema import tables
+
+    return query(lake, " UNION ALL ".join(f"SELECT '{table}' AS table_name, count(*) AS rows "
+                                          f"FROM {table}" for table in tables()))
 
 
 @st.cache_data(show_spinner=False)
@@ -150,7 +149,11 @@ def find_matches(lake: LakeRef, game: str, tournament: str | None = None,
     """Matches of a game through the filters, newest tournament rounds last, at most 500."""
     return query(lake, """
         SELECT m.match_id, m.tournament, m.format, m.round, m.table_no, m.started_at,
-               m.winner_seat, m.result_reason, m.turns, m.events,
+               m.is_draw, m.result_reason, m.turns, m.events,
+               coalesce(m.winning_side, (SELECT string_agg('seat ' || CAST(s.seat AS VARCHAR),
+                                                           ', ' ORDER BY s.seat)
+                                         FROM seats AS s WHERE s.match_id = m.match_id
+                                           AND s.result = 'win')) AS winners,
                (SELECT string_agg(s.player, ' vs ' ORDER BY s.seat) FROM seats AS s
                 WHERE s.match_id = m.match_id) AS players
         FROM matches AS m
@@ -263,7 +266,8 @@ def formats(lake: LakeRef, game: str) -> list[str]:
 
 @st.cache_data(show_spinner=False)
 def factions(lake: LakeRef, game: str) -> list[str]:
-    return _values(lake, "seats", "faction", game)
+    """The factions of the game's decks (decks.faction); none for a game without decks."""
+    return _values(lake, "decks", "faction", game)
 
 
 def _values(lake: LakeRef, table: str, column: str, game: str) -> list[str]:
@@ -286,23 +290,24 @@ def match_days(lake: LakeRef, game: str) -> tuple[date, date]:
 
 def _scoped_cursor(lake: LakeRef, game: str,
                    faction: str | None) -> duckdb.DuckDBPyConnection:
-    """A private cursor; with a faction, its `seats` are that faction's decks only.
+    """A private cursor; with a faction, its `decks` are that faction's decks only.
 
-    The metric models count decks from `seats`, so shadowing that view on this cursor (the
-    faction a bound parameter) gives every card rate among the faction's decks, with the models
-    unchanged and every other session's cursor untouched."""
+    The card models count deck-games from `decks` (a seat with its deck), so shadowing that
+    view on this cursor (the faction a bound parameter) gives every card rate among the
+    faction's decks, with the models unchanged and every other session's cursor untouched."""
     cursor = _cursor(lake)
     if faction is not None:
-        mine = cursor.execute("SELECT * FROM main.seats WHERE game = $game AND "
+        mine = cursor.execute("SELECT * FROM main.decks WHERE game = $game AND "
                               "faction = $faction", {"game": game, "faction": faction}).df()
-        cursor.register("seats", mine)
+        cursor.register("decks", mine)
     return cursor
 
 
 @st.cache_data(show_spinner=False)
 def card_stats(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
                date_to: date | None, faction: str | None, min_sample: int) -> pd.DataFrame:
-    """Every card metric of pipeline/sql/card_usage.sql with sample sizes and intervals."""
+    """Every card metric of pipeline/sql/cards/card_usage.sql with sample sizes and
+    intervals."""
     from pipeline import metrics
 
     cursor = _scoped_cursor(lake, game, faction)

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pandas as pd
 
 from dashboards.boards import board_renderer
@@ -74,7 +73,8 @@ class _Steps(ReplayVisitor):
         self.records: list[StepRecord] = []
 
     def begin(self, header: Header, state: Any) -> None:
-        told = dict.fromkeys(self.perspectives, ("setup", ()))
+        nothing: tuple[str, ...] = ()
+        told = dict.fromkeys(self.perspectives, ("setup", nothing))
         self.records.append(StepRecord(0, self.ruleset.turn(state), None, [], told))
 
     def step(self, seq: int, event: Any, changes: list[Change], state: Any) -> None:

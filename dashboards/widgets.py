@@ -75,11 +75,29 @@ def welcome(reason: str) -> None:
 
 
 def pick_game(lake: data.LakeRef) -> str:
-    """The game to show (the sidebar), remembered across pages."""
+    """The game to show (the sidebar), remembered across pages: app.py asks it once per run,
+    before the navigation, which lists that game's pages; pages read it (chosen_game)."""
     options = data.games(lake)
     if st.session_state.get("game") not in options:
         st.session_state["game"] = options[0]
     return st.sidebar.selectbox("Game", options, key="game")
+
+
+def chosen_game(lake: data.LakeRef) -> str:
+    """The game app.py's sidebar picked (the lake's first game if none was yet)."""
+    game = st.session_state.get("game")
+    options = data.games(lake)
+    return game if game in options else options[0]
+
+
+def require_capability(game: str, capability: str, what: str) -> None:
+    """Stop a page whose game lacks what it shows (the navigation does not list it then, but
+    an old address may still lead here): one line saying so, never an empty page."""
+    from dashboards.pages import capabilities
+
+    if capability not in capabilities(game):
+        st.info(f"{plain(game)} has no {what}: its matches are in Replay, Export and Data.")
+        st.stop()
 
 
 def any_of(label: str, options: list[str], key: str, fmt: dict[str, str] | None = None,
@@ -111,11 +129,16 @@ def scope_filters(lake: data.LakeRef, game: str, with_faction: bool = True,
     return Scope(game, fmt, date_from, date_to, faction, min_sample)
 
 
-def scoped_page(title: str, with_faction: bool = True) -> tuple[data.LakeRef, Scope]:
+def scoped_page(title: str, with_faction: bool = True,
+                needs: tuple[str, str] | None = None) -> tuple[data.LakeRef, Scope]:
     """A page over a scope of the lake: the lake, the game and the filters (sidebar), then the
-    page's title and its filters in words."""
+    page's title and its filters in words. `needs`: (capability, what the page shows), for a
+    page only some games have."""
     lake = require_lake()
-    scope = scope_filters(lake, pick_game(lake), with_faction=with_faction)
+    game = chosen_game(lake)
+    if needs is not None:
+        require_capability(game, *needs)
+    scope = scope_filters(lake, game, with_faction=with_faction)
     st.title(title)
     st.caption(scope_caption(scope))
     return lake, scope

@@ -13,6 +13,7 @@ and dashboards/ all ask it, so it must stay below all of them.
 from __future__ import annotations
 
 import importlib
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -66,6 +67,9 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """"hidden" (some seats know what others do not) or "open"."""
     capabilities: tuple[str, ...] = ()
     """Among "decks", "cards", "charges", "board": CAPABILITY_LAYERS says what each needs."""
+    suite: tuple[str, ...] = ()
+    """The metric models a report of the game runs, in order (pipeline/sql/*/<model>.sql);
+    none named: the core models every game has (pipeline.metrics.CORE_SUITE)."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,22 @@ class MissingLayer(LookupError):
 
 BUILTIN: Mapping[str, str] = {"vitorian": "engine.vitorian.game:registration",
                               "eredan": "engine.eredan.game:registration"}
-_REFS: dict[str, str] = dict(BUILTIN)
+GAMES_VARIABLE = "POSTGAME_GAMES"
+"""Games of one's own, without editing postgame: `POSTGAME_GAMES="hunt=mygames.hunt:registration"`
+(name=reference pairs, comma-separated) registers each for every command and worker process."""
+
+
+def _from_environment(text: str) -> dict[str, str]:
+    found = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, sep, ref = item.partition("=")
+        if not sep or not name.strip() or ":" not in ref:
+            raise UnknownGame(f"{GAMES_VARIABLE}: {item!r} is not name=module:function")
+        found[name.strip()] = ref.strip()
+    return found
+
+
+_REFS: dict[str, str] = dict(BUILTIN) | _from_environment(os.environ.get(GAMES_VARIABLE, ""))
 _LOADED: dict[str, Registration] = {}
 
 

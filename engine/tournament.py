@@ -1,4 +1,8 @@
-"""Simulated seasons of Swiss tournaments, one binary log per match.
+"""Simulated seasons of tournaments, one binary log per match.
+
+Each tournament is run in its game's event format (engine.formats: Swiss pairing, role rotation,
+scenario sweeps); this module seats the entrants, turns each round's tables into match headers,
+plays them and writes their logs.
 
 Layout: OUT/<tournament id>/<match id>.pglog, where a tournament id is "<game prefix>-<year>-<nnn>"
 (e.g. vw-2026-001, nnn counting the season's tournaments from 001) and a match id is
@@ -24,11 +28,23 @@ from typing import Any
 
 from engine.bots import make_bot
 from engine.charges import ChargeError, Table, initial_table, load_formats, next_table
-from engine.games import CardBase, GameKit, game_ref, get_game, load_kit
-from engine.ruleset import get_ruleset
+from engine.formats import (
+    Entrant,
+    Format,
+    MatchResult,
+    SeatResult,
+    Sitting,
+    make_format,
+    tables_per_round,
+)
+from engine.games import SWEEP, SWISS, CardBase, GameKit, game_ref, get_game, load_kit
+from engine.ruleset import Outcome, get_ruleset
 from engine.simulate import derive_seed, play_match
-from engine.swiss import Pairing, Swiss
 from events.base import DeckList, Header, Seat
+
+__all__ = ["Entrant", "MatchResult", "MatchTask", "SeasonConfig", "SeatResult", "Tournament",
+           "create_tournament", "matches_per_season", "player_names", "round_tasks", "run_match",
+           "run_season", "season_dates", "standings", "summary"]
 
 LOG_SUFFIX = ".pglog"
 FORMAT = "standard"
@@ -58,14 +74,10 @@ class SeasonConfig:
     workers: int = 1
     sign_key: bytes | None = field(default=None, repr=False)
     """The raw Ed25519 private key that signs every log (events.signing); None: unsigned."""
-
-
-@dataclass(frozen=True)
-class Entrant:
-    name: str
-    archetype: str
-    bot: str
-    deck: DeckList
+    seats: int | None = None
+    """Seats per table, for games played at tables of several sizes (None: the kit's default)."""
+    scenario: Any = None
+    """The scenario block every match is played from (None: the kit's default scenario)."""
 
 
 @dataclass(frozen=True)
@@ -77,22 +89,8 @@ class MatchTask:
     bots: tuple[str, ...]
     path: str
     sign_key: bytes | None = field(default=None, repr=False)
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    match_id: str
-    tournament: str
-    round: int
-    table: int
-    players: tuple[str, str]
-    winner: str | None
-    reason: str
-    rule: str
-    events: int
-    path: str
-    head: str = ""
-    """The hash of the log's last record, its anchor (verify --anchor)."""
+    archetypes: tuple[str, ...] = ()
+    """The archetype or build of each seat, for its result."""
 
 
 @dataclass
@@ -102,9 +100,10 @@ class Tournament:
     date: date
     seed: int
     entrants: dict[str, Entrant]
-    swiss: Swiss
+    format: Format
     matches: list[MatchResult] = field(default_factory=list)
     byes: list[tuple[int, str]] = field(default_factory=list)
+    scenario: Any = None
 
 
 def season_dates(seed: int, count: int, start: date | None) -> list[date]:
@@ -128,22 +127,42 @@ def player_names(seed: int, count: int) -> list[str]:
 def create_tournament(cfg: SeasonConfig, kit: GameKit, index: int, day: date,
                       names: list[str], charges: Any = None) -> Tournament:
     """Seat the entrants: archetypes spread evenly (dealt in a shuffled order), decks varied;
-    `charges`, the table in force (see SeasonCharges), goes to a builder that takes one."""
+    `charges`, the table in force (see SeasonCharges), goes to a builder that takes one. A
+    sweep's entrants are its table's seats, one player each."""
     seed = derive_seed(cfg.seed, "tournament", index)
     tid = f"{kit.prefix}-{day.year}-{index + 1:03d}"
+    layout = kit.layout(kit.table_size(cfg.seats))
+    if kit.format == SWEEP:
+        names = names[:len(layout)]
     rng = random.Random(seed)
-    archetypes = [kit.archetypes[i % len(kit.archetypes)] for i in range(len(names))]
-    rng.shuffle(archetypes)
+    archetypes = _archetypes(kit, len(names), rng)
     bots = cfg.bots or (kit.default_bot,)
     entrants = {}
     for i, (name, archetype) in enumerate(zip(names, archetypes)):
-        deck_rng = random.Random(derive_seed(seed, "deck", name))
-        deck = kit.build_deck(archetype, deck_rng, archetype) if charges is None else \
-            kit.build_deck(archetype, deck_rng, archetype, charges=charges)  # type: ignore[call-arg]
+        deck = _deck(kit, seed, name, archetype, charges) if kit.format == SWISS else None
         entrants[name] = Entrant(name, archetype, bots[i % len(bots)], deck)
     seeding = list(names)
     rng.shuffle(seeding)
-    return Tournament(tid, index, day, seed, entrants, Swiss(seeding))
+    scenario = cfg.scenario if cfg.scenario is not None else kit.scenario()
+    return Tournament(tid, index, day, seed, entrants,
+                      make_format(kit, entrants, seeding, layout, seed), scenario=scenario)
+
+
+def _archetypes(kit: GameKit, count: int, rng: random.Random) -> list[str]:
+    """Archetypes dealt evenly in a shuffled order ("" for a game without archetypes or whose
+    sweep pairs its builds itself)."""
+    if kit.format == SWEEP or not kit.archetypes:
+        return [""] * count
+    archetypes = [kit.archetypes[i % len(kit.archetypes)] for i in range(count)]
+    rng.shuffle(archetypes)
+    return archetypes
+
+
+def _deck(kit: GameKit, seed: int, name: str, archetype: str, charges: Any) -> DeckList:
+    deck_rng = random.Random(derive_seed(seed, "deck", name))
+    if charges is None:
+        return kit.build_deck(archetype, deck_rng, archetype)
+    return kit.build_deck(archetype, deck_rng, archetype, charges=charges)  # type: ignore[call-arg]
 
 
 class SeasonCharges:
@@ -202,27 +221,28 @@ class SeasonCharges:
 
 def round_tasks(tour: Tournament, rnd: int, kit: GameKit, ref: str, out: Path,
                 sign_key: bytes | None = None) -> list[MatchTask]:
-    """Pair round `rnd` and describe its matches; the bye is recorded, not played."""
-    pairing: Pairing = tour.swiss.start_round()
-    if pairing.bye is not None:
-        tour.byes.append((rnd, pairing.bye))
+    """Seat round `rnd` in the tournament's format and describe its matches; a bye is recorded,
+    not played."""
+    plan = tour.format.plan(rnd)
+    tour.byes.extend((rnd, name) for name in plan.byes)
     tasks = []
-    for table, players in enumerate(pairing.tables, 1):
-        header = _header(tour, rnd, table, players, kit)
+    for table, sittings in enumerate(plan.tables, 1):
+        header = _header(tour, rnd, table, sittings, kit)
         path = out / tour.id / f"{header.match_id}{LOG_SUFFIX}"
-        bots = tuple(tour.entrants[p].bot for p in players)
-        tasks.append(MatchTask(ref, header, bots, str(path), sign_key))
+        tasks.append(MatchTask(ref, header, tuple(s.bot for s in sittings), str(path), sign_key,
+                               tuple(s.archetype for s in sittings)))
     return tasks
 
 
-def _header(tour: Tournament, rnd: int, table: int, players: tuple[str, str],
+def _header(tour: Tournament, rnd: int, table: int, sittings: tuple[Sitting, ...],
             kit: GameKit) -> Header:
     started = datetime.combine(tour.date, FIRST_ROUND_AT, tzinfo=UTC) + ROUND_LENGTH * (rnd - 1)
+    seats = [Seat(seat=i, player=s.player, setup=s.setup, side=s.place.side, role=s.place.role)
+             for i, s in enumerate(sittings)]
     return Header(
-        game=kit.name, ruleset=kit.ruleset, match_id=f"{tour.id}-r{rnd}-t{table}",
-        seats=[Seat(seat=i, player=p, setup=tour.entrants[p].deck) for i, p in enumerate(players)],
+        game=kit.name, ruleset=kit.ruleset, match_id=f"{tour.id}-r{rnd}-t{table}", seats=seats,
         tournament=tour.id, format=FORMAT, round=rnd, table=table, started_at=started,
-        seed=derive_seed(tour.seed, "match", rnd, table),
+        seed=derive_seed(tour.seed, "match", rnd, table), scenario=tour.scenario,
     )
 
 
@@ -239,12 +259,17 @@ def run_match(task: MatchTask) -> MatchResult:
     path = Path(task.path)
     path.parent.mkdir(parents=True, exist_ok=True)
     head = write_log(path, header, events, _signer(task.sign_key))
-    home, away = (s.player for s in header.seats)
-    players = (home, away)
-    winner = None if outcome.winner is None else players[outcome.winner]
     return MatchResult(header.match_id, header.tournament or "", header.round or 0,
-                       header.table or 0, players, winner, outcome.reason, outcome.rule,
-                       len(events), task.path, head.hex())
+                       header.table or 0, _seat_results(header, outcome, task.archetypes),
+                       outcome.reason, outcome.rule, len(events), task.path, head.hex(),
+                       outcome.side)
+
+
+def _seat_results(header: Header, outcome: Outcome, archetypes: tuple[str, ...]
+                  ) -> tuple[SeatResult, ...]:
+    archetypes = archetypes or ("",) * len(header.seats)
+    return tuple(SeatResult(s.seat, s.player, outcome.results[s.seat], s.side, s.role, a)
+                 for s, a in zip(header.seats, archetypes))
 
 
 @functools.cache
@@ -258,9 +283,9 @@ def _signer(raw: bytes | None) -> Any:
 def run_season(cfg: SeasonConfig,
                on_result: Callable[[MatchResult], None] | None = None) -> list[Tournament]:
     """Play every tournament of the season, round by round, matches of a round in parallel."""
-    _validate(cfg)
     ref = game_ref(cfg.game)
     kit = load_kit(ref)
+    _validate(cfg, kit)
     for bot in cfg.bots:
         make_bot(bot, dict(kit.bots))
     names = player_names(cfg.seed, cfg.players)
@@ -271,7 +296,8 @@ def run_season(cfg: SeasonConfig,
         table = charges.in_force(i) if charges else None
         tours.append(create_tournament(cfg, kit, i, d, names, table))
         if charges:
-            charges.register(i, [e.deck for e in tours[-1].entrants.values()])
+            charges.register(i, [e.deck for e in tours[-1].entrants.values()
+                                    if e.deck is not None])
     by_id = {t.id: t for t in tours}
     with _mapper(cfg.workers) as map_:
         for rnd in range(1, cfg.rounds + 1):
@@ -279,8 +305,7 @@ def run_season(cfg: SeasonConfig,
                      for task in round_tasks(t, rnd, kit, ref, cfg.out, cfg.sign_key)]
             for result in map_(run_match, tasks):
                 tour = by_id[result.tournament]
-                home, away = result.players
-                tour.swiss.record(home, away, result.winner)
+                tour.format.record(result)
                 tour.matches.append(result)
                 if on_result:
                     on_result(result)
@@ -288,12 +313,16 @@ def run_season(cfg: SeasonConfig,
 
 
 def matches_per_season(cfg: SeasonConfig) -> int:
-    return cfg.tournaments * cfg.rounds * (cfg.players // 2)
+    kit = get_game(cfg.game)
+    size = kit.table_size(cfg.seats)
+    return cfg.tournaments * cfg.rounds * tables_per_round(kit, cfg.players, size)
 
 
-def _validate(cfg: SeasonConfig) -> None:
-    if cfg.players < 2:
-        raise ValueError(f"a tournament needs at least 2 players, not {cfg.players}")
+def _validate(cfg: SeasonConfig, kit: GameKit) -> None:
+    size = kit.table_size(cfg.seats)
+    if cfg.players < size:
+        raise ValueError(f"a tournament at tables of {size} needs at least {size} players, "
+                         f"not {cfg.players}")
     if cfg.rounds < 1 or cfg.tournaments < 1:
         raise ValueError("rounds and tournaments must be at least 1")
     if cfg.tournaments > 999:
@@ -312,9 +341,10 @@ def _mapper(workers: int) -> Iterator[Callable[..., Iterable[Any]]]:
 
 def summary(cfg: SeasonConfig, tours: list[Tournament]) -> dict[str, Any]:
     """The machine-readable account of a season (`simulate --json`)."""
+    kit = get_game(cfg.game)
     return {
-        "game": cfg.game, "seed": cfg.seed, "players": cfg.players, "rounds": cfg.rounds,
-        "out": str(cfg.out),
+        "game": cfg.game, "format": kit.format, "seats": kit.table_size(cfg.seats),
+        "seed": cfg.seed, "players": cfg.players, "rounds": cfg.rounds, "out": str(cfg.out),
         "signed_by": _signer(cfg.sign_key).key_id.hex() if cfg.sign_key else None,
         "tournaments": [_tournament_summary(t) for t in tours],
     }
@@ -323,18 +353,19 @@ def summary(cfg: SeasonConfig, tours: list[Tournament]) -> dict[str, Any]:
 def _tournament_summary(tour: Tournament) -> dict[str, Any]:
     return {
         "id": tour.id, "date": tour.date.isoformat(), "seed": tour.seed,
-        "standings": standings(tour),
+        "standings": standings(tour), **tour.format.breakdown(),
         "byes": [{"round": r, "player": p} for r, p in tour.byes],
-        "matches": [asdict(m) | {"players": list(m.players)} for m in tour.matches],
+        "matches": [_match_summary(m) for m in tour.matches],
     }
 
 
+def _match_summary(match: MatchResult) -> dict[str, Any]:
+    data = asdict(match)
+    data["seats"] = [{k: v for k, v in seat.items() if v not in (None, "")}
+                     for seat in data["seats"]]
+    return data
+
+
 def standings(tour: Tournament) -> list[dict[str, Any]]:
-    rows = []
-    for rank, rec in enumerate(tour.swiss.standings(), 1):
-        entrant = tour.entrants[rec.name]
-        rows.append({"rank": rank, "player": rec.name, "archetype": entrant.archetype,
-                     "bot": entrant.bot, "points": rec.points, "wins": rec.wins,
-                     "losses": rec.losses, "draws": rec.draws, "byes": rec.byes,
-                     "omw": round(tour.swiss.omw(rec.name), 4)})
-    return rows
+    return tour.format.standings()
+

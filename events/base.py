@@ -138,4 +138,6 @@ def actor_kind(event: Any) -> ActorKind:
     shuffle, a die roll: the dealer's, hidden from all but the organiser unless the game shows
     it) or a Storyteller's ruling. Event classes other than decisions declare a `by` ClassVar."""
     by = getattr(type(event), "by", "seat")
-    return by if by in ("chance", "storyteller") else "seat"
+    if by == "chance":
+        return "chance"
+    return "storyteller" if by == "storyteller" else "seat"

@@ -4,7 +4,8 @@ record" in the spec).
 Consequences (draws, deck-out, untapping, Order bonuses, chains, activation order, ignores,
 damage, healing, defeats, scores, the result) are derived by the engine, never logged. Cards and
 characters are named by their instance id inside the match (see engine.eredan.state): deck cards
-seat * 100 + 0..49, characters seat * 100 + 91..93 (position 1-3).
+seat * 100 + 0..49, characters seat * 100 + 91..93 (position 1-3). Under eredan@1 a deck card's
+id is its position in the expanded deck list; under eredan@2 a Deal gives the ids at random.
 """
 from __future__ import annotations
 
@@ -24,6 +25,20 @@ class EredanEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 
 
 # Chance outcomes ---------------------------------------------------------------------------
+
+class Deal(EredanEvent, frozen=True, tag="deal"):
+    """eredan@2: the instance id each card of the seat's deck gets, in the order of the expanded
+    deck list. Characters are not dealt: the lines are public from the start (Hidden
+    information) and keep seat * 100 + 90 + position.
+
+    [decision] A uniformly random bijection onto seat * 100 + 0..n-1, dealt before the shuffle:
+    under eredan@1 ids follow the list, so an opponent who sees ids 7 and 9 revealed as Fire Bolt
+    knows id 8 is one too, and counts the copies of a list it may not see. Hidden from all but
+    the organiser."""
+    by: ClassVar[str] = "chance"
+
+    labels: Ids
+
 
 class Shuffle(EredanEvent, frozen=True, tag="shuffle"):
     """The order a deck shuffle produced, top card first (ER-4.2)."""
@@ -87,4 +102,4 @@ class Leave(EredanEvent, frozen=True, tag="leave"):
     """The seat leaves the battle and loses at once (ER-1.8)."""
 
 
-Event = Shuffle | Initiative | ChooseCombatants | PlayCards | Discard | Leave
+Event = Deal | Shuffle | Initiative | ChooseCombatants | PlayCards | Discard | Leave

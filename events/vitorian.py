@@ -1,7 +1,7 @@
 """Vitorian Wars events: the decisions of each seat and the chance outcomes (VW-4, log section).
 
 Consequences (channels, draws, destructions, hits, victory) are derived by the engine, never logged.
-Cards are referred to by their instance id inside the match (see engine.vitorian.state), cells by
+Cards are referred to by their instance id inside the match (see engine.vitorian.setup), cells by
 (row, column) in the first player's frame (VW-2.3).
 """
 from __future__ import annotations
@@ -23,6 +23,15 @@ class VitorianEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 
 
 # Chance outcomes ---------------------------------------------------------------------------
+
+class Deal(VitorianEvent, frozen=True, tag="deal"):
+    """The ids the seat's cards are dealt (vitorian@2, VW-4.11): labels[i] is the id of the i-th
+    card of its expanded deck list (Maneuver, Convoy, then Defense sections, each entry's copies
+    in a row; the Sovereign excluded), a random permutation of seat * 100 + 0 ... n - 1."""
+    by: ClassVar[str] = "chance"
+
+    labels: Ids
+
 
 class FirstPlayer(VitorianEvent, frozen=True, tag="first_player"):
     """The draw for who plays first (VW-4.1); seat is the first player."""
@@ -154,7 +163,7 @@ class Concede(VitorianEvent, frozen=True, tag="concede"):
 
 
 Event = (
-    FirstPlayer | Shuffle | Mulligan | KeepHand | Recycle | PayUpkeep | Mobilize | Move
+    Deal | FirstPlayer | Shuffle | Mulligan | KeepHand | Recycle | PayUpkeep | Mobilize | Move
     | LinkEquipment | PlayFieldCondition | EndPhase | DeclareAttack | PlayOrder | Gank | Barrage
     | PassPriority | Concede
 )

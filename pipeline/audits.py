@@ -1,8 +1,16 @@
 """Audits: queries over the lake that must return no rows (dbt / SQLMesh style).
 
-One query per file in pipeline/sql/audits/, headed by a comment stating what must hold. Each
-returns the offending rows, so a failure shows exactly what is wrong; ingest runs them all after
-every run. The SQL keeps to a portable subset (no FILTER, no QUALIFY) so it also runs on Spark.
+One query per file in pipeline/sql/audits/, headed by a comment stating what must hold, plus
+one made here per table a game declares for itself (its rows belong to matches of that game).
+Each returns the offending rows, so a failure shows exactly what is wrong; ingest runs them all
+after every run. The SQL keeps to a portable subset (no FILTER, no QUALIFY) so it also runs on
+Spark.
+
+What a match may be depends on its game (how many seats, which sides and roles, whether it has
+decks), so the audits join the games' metadata (engine.registry.GameInfo) as four small tables
+registered on the connection before they run (game_metadata): game_info (game, min_seats,
+max_seats, one_seat_sides), game_sides (game, side), game_roles (game, side, role) and
+game_capabilities (game, capability).
 """
 from __future__ import annotations
 
@@ -13,8 +21,11 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
+from engine import registry
 from pipeline.lake import Lake
+from pipeline.schema import declared_tables
 
 AUDIT_DIR = Path(__file__).resolve().parent / "sql" / "audits"
 SHOWN_ROWS = 20
@@ -57,6 +68,58 @@ def load_audits(folder: Path = AUDIT_DIR) -> list[Audit]:
     return [parse_audit(path) for path in sorted(folder.glob("*.sql"))]
 
 
+def all_audits() -> list[Audit]:
+    """The audit files, then one audit per table a registered game declares for itself."""
+    own = [own_table_audit(game, table) for game in registry.games_with("facts")
+           for table in declared_tables(game)]
+    return load_audits() + own
+
+
+def own_table_audit(game: str, table: str) -> Audit:
+    """A game's own table holds rows of that game's matches only, each in its match's
+    partition: facts_reference_matches for a table no audit file can name."""
+    name = game.replace("'", "''")
+    sql = (f"SELECT f.match_id, f.game, f.month, count(*) AS fact_rows FROM {table} AS f "
+           "LEFT JOIN matches AS m ON m.match_id = f.match_id "
+           f"WHERE m.match_id IS NULL OR m.game <> f.game OR m.month <> f.month "
+           f"OR f.game <> '{name}' GROUP BY f.match_id, f.game, f.month")
+    return Audit(f"{table}_reference_matches",
+                 f"every row of {table} belongs to a {game} match in matches, in that match's "
+                 "partition (game, month).", sql, Path(__file__))
+
+
+def game_metadata() -> dict[str, pa.Table]:
+    """The registered games' metadata as the tables the audits join (module docstring)."""
+    infos = [registry.info(game) for game in registry.known_games()]
+    sides = [(i.name, side) for i in infos for side in i.sides]
+    return {
+        "game_info": pa.table({
+            "game": [i.name for i in infos],
+            "min_seats": pa.array([i.min_seats for i in infos], pa.int32()),
+            "max_seats": pa.array([i.max_seats for i in infos], pa.int32()),
+            "one_seat_sides": pa.array([all(s.seats == 1 for s in i.sides) for i in infos],
+                                       pa.bool_())}),
+        "game_sides": pa.table({"game": pa.array([g for g, _ in sides], pa.string()),
+                                "side": pa.array([s.name for _, s in sides], pa.string())}),
+        "game_roles": _roles(sides),
+        "game_capabilities": pa.table({
+            "game": pa.array([i.name for i in infos for _ in i.capabilities], pa.string()),
+            "capability": pa.array([c for i in infos for c in i.capabilities], pa.string())}),
+    }
+
+
+def _roles(sides: list[tuple[str, registry.Side]]) -> pa.Table:
+    roles = [(game, side.name, role) for game, side in sides for role in side.roles]
+    return pa.table({name: pa.array([r[i] for r in roles], pa.string())
+                     for i, name in enumerate(("game", "side", "role"))})
+
+
+def register_metadata(con: duckdb.DuckDBPyConnection) -> None:
+    """Put the games' metadata tables on the connection, for the audits to join."""
+    for name, table in game_metadata().items():
+        con.register(name, table)
+
+
 def parse_audit(path: Path) -> Audit:
     """The leading comment up to a "grain:" line says what must hold; the rest is the query."""
     text = path.read_text(encoding="utf-8")
@@ -82,12 +145,19 @@ def _until_grain(comments: list[str]) -> list[str]:
 
 def run_audits(source: Lake | duckdb.DuckDBPyConnection, limit: int = SHOWN_ROWS,
                audits: list[Audit] | None = None) -> list[AuditResult]:
-    """Run every audit on a lake (or on a connection with the lake's views)."""
-    audits = load_audits() if audits is None else audits
+    """Run every audit on a lake (or on a connection with the lake's views), the games'
+    metadata registered on the connection first."""
+    audits = all_audits() if audits is None else audits
     if isinstance(source, Lake):
         with contextlib.closing(source.connect()) as con:
-            return [run_audit(con, audit, limit) for audit in audits]
-    return [run_audit(source, audit, limit) for audit in audits]
+            return _run(con, audits, limit)
+    return _run(source, audits, limit)
+
+
+def _run(con: duckdb.DuckDBPyConnection, audits: list[Audit], limit: int
+         ) -> list[AuditResult]:
+    register_metadata(con)
+    return [run_audit(con, audit, limit) for audit in audits]
 
 
 def run_audit(con: duckdb.DuckDBPyConnection, audit: Audit, limit: int = SHOWN_ROWS

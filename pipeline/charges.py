@@ -614,8 +614,8 @@ def compute_charges(con: duckdb.DuckDBPyConnection, game: str, format: str, *,
                     formats: ChargeFormats | None = None, cards: GameCards | None = None
                     ) -> ChargeSeason:
     """Every epoch's table of `game` in `format`, from a connection with the views matches,
-    seats and deck_cards (a Lake's, or any other). `formats` and `cards` replace the data file
-    and the game's registered catalog (tests, designers trying settings)."""
+    seats, decks and deck_cards (a Lake's, or any other). `formats` and `cards` replace the
+    data file and the game's registered catalog (tests, designers trying settings)."""
     settings = (formats or load_formats()).settings(game, format)
     cards = cards or game_cards(game)
     tournaments = load_tournaments(con, game, format, settings.window)

@@ -137,14 +137,26 @@ class Report:
 def build_report(con: duckdb.DuckDBPyConnection, scope: Scope,
                  source: Mapping[str, Any] | None = None,
                  made_at: datetime | None = None) -> Report:
-    """Run the suite (and the charges, when that module is here) and describe the result."""
+    """Run the game's suite (and its charges, for a game with charges) and describe the
+    result; a game's report holds only the tables its suite names."""
     tables = metrics.run_all(con, **scope.params())
-    tables["matchup_matrix"] = metrics.matchup_matrix(tables["matchups"]).reset_index()
-    charges, notes = charge_tables(con, scope, tables["coverage"])
+    if "matchups" in tables:
+        tables["matchup_matrix"] = metrics.matchup_matrix(tables["matchups"]).reset_index()
+    charges: pd.DataFrame | None = None
+    notes: list[str] = []
+    if has_charges(scope.game):
+        charges, notes = charge_tables(con, scope, tables["coverage"])
     if charges is not None:
         tables["charges"] = charges
     about = describe(scope, tables, source or {}, made_at or datetime.now(UTC), notes)
     return Report(scope, tables, about, notes)
+
+
+def has_charges(game: str) -> bool:
+    """Whether the game's metadata declares charges (engine.registry GameInfo.capabilities)."""
+    from engine import registry
+
+    return registry.is_registered(game) and "charges" in registry.info(game).capabilities
 
 
 def charge_tables(con: duckdb.DuckDBPyConnection, scope: Scope,
@@ -359,7 +371,7 @@ def _html_table(name: str, frame: pd.DataFrame) -> str:
         "<tr>" + "".join(f'<td class="{_align(c)}">{html.escape(cell(row, c))}</td>'
                          for c in cols) + "</tr>"
         for row in frame.to_dict("records"))
-    doc = metrics.model_doc(name) if name in metrics.SUITE else ""
+    doc = metrics.model_doc(name) if name in metrics.model_names() else ""
     how = (f"<details><summary>How this is computed</summary><pre>{html.escape(doc)}</pre>"
            "</details>") if doc else ""
     return (f'<section id="{html.escape(name)}"><h2>{html.escape(TITLES.get(name, name))}</h2>'
@@ -384,14 +396,7 @@ def _align(col: Col) -> str:
 
 def _html_charts(report: Report) -> str:
     t = report.tables
-    charts = [("Win rate when played against inclusion (Wilson 95% intervals)",
-               _chart_cards(t["card_usage"])),
-              ("Matchups: row faction's win rate against the column faction",
-               _chart_matchups(t["matchups"])),
-              ("Faction win rates outside mirrors (Wilson 95% intervals)",
-               _chart_factions(t["faction_win_rates"])),
-              ("Improvement when drawn: the cards that gain and lose most (Newcombe 95%)",
-               _chart_improvement(t["card_usage"]))]
+    charts = [(caption, draw(t[table])) for caption, table, draw in CHARTS if table in t]
     figures = [f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{png}">'
                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
                for caption, png in charts if png]
@@ -506,3 +511,16 @@ def _chart_improvement(usage: pd.DataFrame, each: int = 10) -> str | None:
     ax.set_xlabel("win rate when drawn minus win rate when not drawn")
     _percent_axis(ax.xaxis)
     return _png(fig)
+
+
+CHARTS: tuple[tuple[str, str, Callable[[pd.DataFrame], str | None]], ...] = (
+    ("Win rate when played against inclusion (Wilson 95% intervals)", "card_usage",
+     _chart_cards),
+    ("Matchups: row faction's win rate against the column faction", "matchups",
+     _chart_matchups),
+    ("Faction win rates outside mirrors (Wilson 95% intervals)", "faction_win_rates",
+     _chart_factions),
+    ("Improvement when drawn: the cards that gain and lose most (Newcombe 95%)", "card_usage",
+     _chart_improvement),
+)
+"""(caption, the table it draws, how): a chart appears when the report holds its table."""

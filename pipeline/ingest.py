@@ -59,7 +59,7 @@ from pipeline.lake import Lake, view_sql
 from pipeline.lake_layout import PARTITION_KEYS, PartKey, file_schema, new_batch_id
 from pipeline.lake_writer import RETAIN_S, LakeWriter
 from pipeline.manifest import Manifest
-from pipeline.schema import PARTITIONED, TABLES
+from pipeline.schema import UNPARTITIONED, tables
 
 LOG_SUFFIXES = (".pglog", ".jsonl")
 DEFAULT_BATCH = 2000
@@ -68,7 +68,7 @@ WINDOW_PER_WORKER = 6
 LOG_COLUMN = "_log"
 """Index of a row's log within its chunk: lets the parent drop one log's rows."""
 HASH_SIZE = 16
-CHARGE_TABLES = ("matches", "seats", "deck_cards")
+CHARGE_TABLES = ("matches", "seats", "decks", "deck_cards")
 """The fact tables the charge computation reads (pipeline/sql/charges)."""
 GC_THRESHOLDS = (50_000, 20, 20)
 LogFacts = tuple[int, tuple[str | None, str | None], Rows]
@@ -438,7 +438,7 @@ def history(lake: Lake, manifest: Manifest, facts: BatchFacts) -> duckdb.DuckDBP
     committed files, those the charges read (CHARGE_TABLES) plus the batch's rows."""
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")
-    for table in TABLES:
+    for table in tables():
         sql = view_sql(table, lake.files(table, manifest))
         if table in CHARGE_TABLES:
             con.register(f"batch_{table}", batch_rows(table, facts))
@@ -449,7 +449,7 @@ def history(lake: Lake, manifest: Manifest, facts: BatchFacts) -> duckdb.DuckDBP
 
 def batch_rows(table: str, facts: BatchFacts) -> pa.Table:
     """The batch's rows of a partitioned table in its full schema, partition keys put back."""
-    schema = TABLES[table]
+    schema = tables()[table]
     found = []
     for (name, game, month), parts in facts.parts.items():
         keys = {"game": game, "month": month}
@@ -740,10 +740,10 @@ def to_arrow(table: str, rows: list[tuple[Any, ...]], logs: list[int] | None = N
              ) -> pa.Table:
     """Rows in pipeline.schema order (partition keys included) -> a table in file schema, with
     a LOG_COLUMN if `logs` gives each row's log."""
-    schema = file_schema(table)
-    columns = list(zip(*rows)) if rows else [()] * len(TABLES[table])
-    keep = [i for i, f in enumerate(TABLES[table])
-            if table not in PARTITIONED or f.name not in PARTITION_KEYS]
+    schema, full = file_schema(table), tables()[table]
+    columns = list(zip(*rows)) if rows else [()] * len(full)
+    keep = [i for i, f in enumerate(full)
+            if table in UNPARTITIONED or f.name not in PARTITION_KEYS]
     arrays = [pa.array(columns[i], type=f.type) for i, f in zip(keep, schema)]
     if logs is None:
         return pa.Table.from_arrays(arrays, schema=schema)

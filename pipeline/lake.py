@@ -31,7 +31,7 @@ from pipeline.manifest import (
     refuse_orphans,
     write_manifest,
 )
-from pipeline.schema import PARTITIONED, TABLES
+from pipeline.schema import UNPARTITIONED, tables
 
 _DUCK_TYPES = {
     pa.string(): "VARCHAR", pa.int8(): "TINYINT", pa.int16(): "SMALLINT",
@@ -51,13 +51,13 @@ def duck_type(arrow_type: pa.DataType) -> str:
 
 def view_sql(table: str, paths: Sequence[Path]) -> str:
     """SELECT of the table's columns, typed as pipeline.schema says, over exactly these files."""
-    schema = TABLES[table]
+    schema = tables()[table]
     if not paths:
         cols = ", ".join(f'CAST(NULL AS {duck_type(f.type)}) AS "{f.name}"' for f in schema)
         return f"SELECT {cols} WHERE false"
     cols = ", ".join(f'CAST("{f.name}" AS {duck_type(f.type)}) AS "{f.name}"' for f in schema)
     files = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
-    hive = table in PARTITIONED
+    hive = table not in UNPARTITIONED
     options = ", hive_types = {'game': VARCHAR, 'month': VARCHAR}" if hive else ""
     return (f"SELECT {cols} FROM read_parquet([{files}], hive_partitioning = {str(hive).lower()}, "
             f"union_by_name = true{options})")
@@ -87,8 +87,9 @@ class Lake:
 
     def files(self, table: str, manifest: Manifest | None = None) -> list[Path]:
         """The committed part files of a table, absolute."""
-        if table not in TABLES:
-            raise LakeError(f"unknown table {table!r}; tables: {', '.join(TABLES)}")
+        known = tables()
+        if table not in known:
+            raise LakeError(f"unknown table {table!r}; tables: {', '.join(known)}")
         entries = (manifest or self.manifest())["tables"][table]
         return [self.root / entry["path"] for entry in entries]
 
@@ -102,7 +103,7 @@ class Lake:
         manifest = manifest or self.manifest()
         con = duckdb.connect(":memory:")
         con.execute("SET TimeZone = 'UTC'")
-        for table in TABLES:
+        for table in tables():
             files = self.files(table, manifest)
             try:
                 con.execute(f"CREATE VIEW {table} AS {view_sql(table, files)}")

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 
 import pyarrow as pa
 
-from pipeline.schema import PARTITIONED, TABLES
+from pipeline.schema import UNPARTITIONED, tables
 
 MANIFEST = "manifest.json"
 STAGING = "_staging"
@@ -25,7 +25,7 @@ LEDGER = ".ledger.json"
 commits."""
 PARTITION_KEYS = ("game", "month")
 _HIVE_VALUE = re.compile(r"[A-Za-z0-9_.-]+\Z")
-_LAYOUT = re.compile(r"(?P<table>[a-z_]+)/(?:game=[A-Za-z0-9_.-]+/month=[A-Za-z0-9_.-]+/)?"
+_LAYOUT = re.compile(r"(?P<table>[a-z][a-z0-9_]*)/(?:game=[A-Za-z0-9_.-]+/month=[A-Za-z0-9_.-]+/)?"
                      r"part-[A-Za-z0-9_.-]+\.parquet\Z")
 
 PartKey = tuple[str, str | None, str | None]
@@ -38,8 +38,8 @@ class LakeError(ValueError):
 
 def file_schema(table: str) -> pa.Schema:
     """The columns a part file stores: the table's, less the partition keys its path holds."""
-    schema = TABLES[table]
-    if table not in PARTITIONED:
+    schema = tables()[table]
+    if table in UNPARTITIONED:
         return schema
     return pa.schema([f for f in schema if f.name not in PARTITION_KEYS])
 
@@ -52,7 +52,7 @@ def new_batch_id() -> str:
 def part_path(key: PartKey, batch: str, n: int = 0) -> str:
     """The path of a part file relative to the lake root (posix separators, as in the manifest)."""
     table, game, month = key
-    if table not in PARTITIONED:
+    if table in UNPARTITIONED:
         return f"{table}/part-{batch}.parquet"
     for name, value in (("game", game), ("month", month)):
         if value is None or not _HIVE_VALUE.match(value):
@@ -72,16 +72,16 @@ def layout_table(rel: str) -> str | None:
     """The table a path belongs to if it follows part_path's layout exactly (partition folders
     for a partitioned table, none for quarantine), else None: no '..', no absolute path."""
     match = _LAYOUT.match(rel)
-    if match is None or match["table"] not in TABLES:
+    if match is None or match["table"] not in tables():
         return None
     partitioned = rel.count("/") == 3
-    return match["table"] if partitioned == (match["table"] in PARTITIONED) else None
+    return match["table"] if partitioned != (match["table"] in UNPARTITIONED) else None
 
 
 def layout_of(table: str | None) -> str:
     """The layout a table's part files follow (any table's, for None), as error messages say it."""
     if table is None:
         return "<table>/game=<g>/month=<m>/part-*.parquet or quarantine/part-*.parquet"
-    if table in PARTITIONED:
+    if table not in UNPARTITIONED:
         return f"{table}/game=<g>/month=<m>/part-*.parquet"
     return f"{table}/part-*.parquet"

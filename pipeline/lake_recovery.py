@@ -32,6 +32,7 @@ from pipeline.lake_layout import (
 from pipeline.lake_ledger import read_ledger
 from pipeline.manifest import (
     Count,
+    OtherLayout,
     check_part_files,
     committed_entries,
     committed_manifest,
@@ -42,7 +43,7 @@ from pipeline.manifest import (
     stray_parts,
     write_manifest,
 )
-from pipeline.schema import TABLES
+from pipeline.schema import tables as known_tables
 
 ROW_KEYS: dict[str, tuple[str, ...]] = {"quarantine": ("batch", "path")}
 """What identifies a row of a table when a manifest is rebuilt (match_id for the others): the
@@ -105,11 +106,15 @@ def recover_lake(lake: Lake) -> Recovery:
 
 
 def _manifest_problem(root: Path) -> str | None:
-    """What is wrong with the manifest (the error readers and the writer would give), or None."""
+    """What is wrong with the manifest (the error readers and the writer would give), or None.
+    A lake of another layout is refused as every command refuses it: a manifest rebuilt from
+    its files would list them as this layout's."""
     try:
         manifest = load_manifest(root)
         if manifest is not None:
             check_part_files(root, manifest)
+    except OtherLayout:
+        raise
     except LakeError as err:
         return str(err)
     if manifest is not None:
@@ -174,7 +179,7 @@ def _keep_aside(path: Path, what: str, copy: bool = False) -> tuple[str, str]:
 def verified_parts(root: Path, pending: set[str]) -> tuple[Entries, Aside]:
     """The part files on disk a manifest may list, per table, and (path, why) of the others."""
     base = Path(os.path.realpath(root))
-    candidates: dict[str, list[str]] = {table: [] for table in TABLES}
+    candidates: dict[str, list[str]] = {table: [] for table in known_tables()}
     aside: Aside = []
     for rel in part_files_on_disk(root):
         table, why = _verify_part(root, base, rel, pending)

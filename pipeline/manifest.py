@@ -4,7 +4,9 @@ Readers see exactly the files the manifest lists, and the writer deletes the ret
 names; yet a manifest is a file anyone can edit. So its shape is decoded into a typed Struct,
 every path it names must be a part file inside the lake's own table folders (check_paths), every
 committed file must be there and be Parquet (check_part_files), and a lake whose manifest fails
-any of these is refused in one line, before anything is read or deleted.
+any of these is refused in one line, before anything is read or deleted. So is a lake of
+another layout (pipeline.schema.LAYOUT): its tables have other columns, and reading them as
+this layout's would give wrong numbers, not an error.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import msgspec
 
 from pipeline.lake_durable import replace_durably
 from pipeline.lake_layout import MANIFEST, LakeError, layout_of, layout_table
-from pipeline.schema import TABLES
+from pipeline.schema import LAYOUT, tables
 
 FORMAT = 1
 PARQUET_MAGIC = b"PAR1"
@@ -56,21 +58,28 @@ class ManifestFile(msgspec.Struct):
     retired: list[RetiredEntry]
     batch: str | None = None
     committed_at: Stamp | None = None
+    layout: int = 1
+    """The tables' layout (pipeline.schema.LAYOUT); manifests written before it had none."""
+
+
+class OtherLayout(LakeError):
+    """A lake whose tables are of another layout: refused, never misread; recovery too leaves
+    it alone (rebuilding its manifest would list its files as this layout's)."""
 
 
 def empty_manifest() -> Manifest:
     """The manifest of a lake nothing was committed to yet."""
-    return {"format": FORMAT, "version": 0, "batch": None, "committed_at": None,
-            "tables": {table: [] for table in TABLES}, "retired": []}
+    return {"format": FORMAT, "layout": LAYOUT, "version": 0, "batch": None,
+            "committed_at": None, "tables": {table: [] for table in tables()}, "retired": []}
 
 
 def committed_manifest(version: int, batch: str, now: datetime,
-                       tables: dict[str, list[dict[str, Any]]],
+                       parts: dict[str, list[dict[str, Any]]],
                        retired: list[dict[str, Any]]) -> Manifest:
     """The manifest a commit (or a rebuild) writes: one place that builds what ManifestFile
     decodes, so the writer cannot drift from the shape readers check."""
-    return {"format": FORMAT, "version": version, "batch": batch,
-            "committed_at": now.isoformat(), "tables": tables, "retired": retired}
+    return {"format": FORMAT, "layout": LAYOUT, "version": version, "batch": batch,
+            "committed_at": now.isoformat(), "tables": parts, "retired": retired}
 
 
 def committed_entries(manifest: Manifest) -> Iterator[dict[str, Any]]:
@@ -83,6 +92,17 @@ def way_out(root: Path) -> str:
     """What to do about a lake whose manifest is lost or wrong, said in every such error."""
     return (f"`postgame lake recover --lake {root}` rebuilds the manifest from the part files, "
             "or ingest the logs again into a new lake")
+
+
+def layout_refusal(root: Path, layout: int) -> OtherLayout:
+    """The one line every command says of a lake of another layout, and the way out."""
+    if layout > LAYOUT:
+        return OtherLayout(f"{root}: a layout-{layout} lake, written by a newer postgame; this "
+                           f"one reads layout {LAYOUT} only: upgrade postgame to read it")
+    return OtherLayout(f"{root}: a layout-{layout} lake (one winner seat, decks on the seats), "
+                       f"which this postgame does not read (layout {LAYOUT}: results and sides "
+                       "per seat, decks apart): re-ingest its logs into a new lake "
+                       "(`postgame ingest LOGS --lake NEW`)")
 
 
 # Reading and writing it ---------------------------------------------------------------------
@@ -113,12 +133,15 @@ def decode_manifest(path: Path, data: bytes) -> Manifest:
                         ) from None
     if shape.format != FORMAT:
         raise LakeError(f"{path}: not a format {FORMAT} lake manifest (format {shape.format})")
-    unknown = sorted(set(shape.tables) - set(TABLES))
+    if shape.layout != LAYOUT:
+        raise layout_refusal(path.parent, shape.layout)
+    known = tables()
+    unknown = sorted(set(shape.tables) - set(known))
     if unknown:
         raise LakeError(f"{path}: tables.{unknown[0]}: no such table (tables: "
-                        f"{', '.join(TABLES)}); {way_out(path.parent)}")
+                        f"{', '.join(known)}); {way_out(path.parent)}")
     manifest: Manifest = msgspec.to_builtins(shape)
-    for table in TABLES:
+    for table in known:
         manifest["tables"].setdefault(table, [])
     return manifest
 
@@ -151,7 +174,7 @@ def path_problem(base: Path, rel: str, table: str | None = None) -> str | None:
         return f"is a {found} file, listed under {table}"
     real = Path(os.path.realpath(base / rel))
     inside = real.relative_to(base).parts if real.is_relative_to(base) else ()
-    if not inside or inside[0] not in TABLES:
+    if not inside or inside[0] not in tables():
         return f"leads outside the lake's table folders (to {real})"
     return None
 
@@ -229,7 +252,7 @@ def part_files_on_disk(root: Path) -> list[str]:
     """Every .parquet file under the lake's table folders, relative and sorted: what a folder
     listing finds (not what the manifest lists). Symlinked folders are not followed."""
     found: list[str] = []
-    for table in TABLES:
+    for table in tables():
         if (root / table).is_symlink():
             continue
         for folder, _, names in os.walk(root / table):

@@ -8,15 +8,22 @@ parameters and three kinds of declaration that keep each statistic defined once:
   from the two Wilson intervals (Newcombe 1998, method 10);
 - `-- order: ...` orders the rows.
 
+Models live in folders by what they need of the lake: sql/core (every game: matches and
+seats), sql/cards (the card games' capability tables: decks, deck_cards, card_events) and
+sql/<game> (a game's own tables). A name is unique across folders, so a model names another by
+its name alone. Each game names the models of its reports as data (GameInfo.suite, in
+data/<game>/game.toml): `suite(game)`.
+
 Models read the staging models (`stg_*.sql`: no aggregate), which are inlined as subqueries
 where a model (or another staging model) names them, as dbt compiles an ephemeral ref: the
 compiled text is one standalone query that also runs on Spark (sqlglot turns `$game` into
-`:game`). stg_matches, stg_seats, stg_deck_cards and stg_card_events rename and cast the fact
-tables; stg_scope holds the scope filter, stg_seat_games the seat-games in scope with their
-results and stg_seat_mirrors their mirror flags (windows, apart so that only the models that
-use them pay for them), so no model repeats them. Filters travel as named prepared
-parameters ($game, $format, $date_from, $date_to, $min_sample), never as text: a model's
-parameters are those of its compiled text, staging included.
+`:game`). stg_matches, stg_seats, stg_decks, stg_deck_cards and stg_card_events rename and
+cast the fact tables; stg_scope holds the scope filter, stg_seat_games the seat-games in scope
+with their results, stg_deck_games those seat-games with their decks and stg_seat_mirrors
+their mirror flags (windows, apart so that only the models that use them pay for them), so no
+model repeats them. Filters travel as named prepared parameters ($game, $format, $date_from,
+$date_to, $min_sample), never as text: a model's parameters are those of its compiled text,
+staging included.
 """
 from __future__ import annotations
 
@@ -31,12 +38,21 @@ from typing import Any
 import duckdb
 import pandas as pd
 
+from engine import registry
+
 SQL_DIR = Path(__file__).with_name("sql")
+MODEL_FOLDERS = ("core", "cards")
+"""The shared model folders; a game's own models are in sql/<game>/ (the other folders of
+sql/, audits and charges, hold other modules' queries)."""
 STAGING_PREFIX = "stg_"
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
 PARAMETERS = ("game", "format", "date_from", "date_to", "min_sample")
-SUITE = ("coverage", "card_usage", "matchups", "first_player", "faction_win_rates",
-         "deck_archetypes")
+CORE_SUITE = ("coverage", "first_player")
+"""The suite of a game that names none: the models every game has."""
+
+
+class ModelError(ValueError):
+    """The models cannot be found as laid out: a name in two folders, an unknown suite model."""
 
 
 @dataclass(frozen=True)
@@ -90,19 +106,48 @@ class Scope:
                 "min_sample": str(self.min_sample)}
 
 
+def model_folders() -> list[Path]:
+    """sql/core, sql/cards, then sql/<game> of each registered game that has one."""
+    games = [SQL_DIR / game for game in registry.known_games() if (SQL_DIR / game).is_dir()]
+    return [SQL_DIR / name for name in MODEL_FOLDERS] + games
+
+
+def model_paths() -> dict[str, Path]:
+    """Every model (staging included) by name; a name found in two folders is refused."""
+    found: dict[str, Path] = {}
+    for folder in model_folders():
+        for path in sorted(folder.glob("*.sql")):
+            if path.stem in found:
+                raise ModelError(f"model {path.stem!r} is both {found[path.stem]} and {path}: "
+                                 "a model's name is unique across pipeline/sql's folders")
+            found[path.stem] = path
+    return found
+
+
 def model_names() -> list[str]:
-    """The metric models (staging models are building blocks, not results). Listed, not
-    globbed: pipeline/sql also holds other modules' queries (charges, audits)."""
-    return list(SUITE)
+    """The metric models of every folder (staging models are building blocks, not results)."""
+    return [name for name in model_paths() if not name.startswith(STAGING_PREFIX)]
 
 
 def staging_names() -> list[str]:
-    return sorted(p.stem for p in SQL_DIR.glob(f"{STAGING_PREFIX}*.sql"))
+    return sorted(name for name in model_paths() if name.startswith(STAGING_PREFIX))
+
+
+def suite(game: str) -> tuple[str, ...]:
+    """The models a report of the game runs, in its order (GameInfo.suite; CORE_SUITE for a game
+    that names none, or that this build does not know)."""
+    named = registry.info(game).suite if registry.is_registered(game) else ()
+    known = set(model_names())
+    unknown = [name for name in named if name not in known]
+    if unknown:
+        raise ModelError(f"game {game!r} names the unknown model(s) {', '.join(unknown)} in its "
+                         f"suite (data/{game}/game.toml); models: {', '.join(sorted(known))}")
+    return named or CORE_SUITE
 
 
 def model_doc(name: str) -> str:
     """The model's header comment as prose: what a report prints under the table's title."""
-    text = (SQL_DIR / f"{load_model(name).name}.sql").read_text(encoding="utf-8")
+    text = model_paths()[load_model(name).name].read_text(encoding="utf-8")
     lines = []
     for line in text.splitlines():
         if not line.startswith("--"):
@@ -118,10 +163,10 @@ def _strip_comments(sql: str) -> str:
 @cache
 def load_model(name: str) -> Model:
     """Read a model file and its header declarations; an unknown name is a KeyError."""
-    known = model_names() + staging_names()
-    if name not in known:
+    paths = model_paths()
+    if name not in paths:
         raise KeyError(f"unknown metric model {name!r}; known: {', '.join(model_names())}")
-    text = (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+    text = paths[name].read_text(encoding="utf-8")
     body = _strip_comments(text)
     params = tuple(dict.fromkeys(re.findall(r"\$([a-z_]+)", _inline_staging(body))))
     rates = tuple(Rate(*m) for m in re.findall(r"^-- rate: (\w+) = (\w+) / (\w+)\s*$", text, re.MULTILINE))
@@ -299,7 +344,7 @@ def matchup_matrix(long: pd.DataFrame, value: str = "win_rate") -> pd.DataFrame:
 def run_all(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
             date_from: date | str | None = None, date_to: date | str | None = None,
             min_sample: int = 0) -> dict[str, pd.DataFrame]:
-    """The whole metrics suite for one scope, in SUITE order: what reports and the app show."""
+    """The game's metrics suite for one scope, in its order: what reports and the app show."""
     params = {"game": game, "format": format, "date_from": date_from, "date_to": date_to,
               "min_sample": min_sample}
-    return {name: run_model(con, name, **params) for name in SUITE}
+    return {name: run_model(con, name, **params) for name in suite(game)}

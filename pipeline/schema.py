@@ -1,21 +1,38 @@
-"""The fact tables of the lake: one pyarrow schema per table (docs/lake.md explains each column).
+"""The tables of the lake, layout 2: one pyarrow schema per table (docs/lake.md explains each
+column), and which of them a game writes.
 
-Every fact table but quarantine carries `game` and `month` ("YYYY-MM" of the match start), the
-hive partition keys: LAKE/<table>/game=<game>/month=<month>/part-<batch>-<n>.parquet.
+Three kinds of table: the core ones every game writes (matches, seats; quarantine for the logs
+that could not go in), the capability tables a game writes when its metadata declares the
+capability (engine.registry.GameInfo.capabilities: "decks" -> decks and deck_cards, "cards" ->
+card_events), and the tables a game declares for itself on its fact extractor
+(FactVisitor.TABLES, named `<game>_<name>` in the lake).
+
+Every table but quarantine carries `game` and `month` ("YYYY-MM" of the match start) after
+`match_id`, the hive partition keys: LAKE/<table>/game=<game>/month=<month>/part-<batch>-<n>.parquet.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from functools import cache
+
 import pyarrow as pa
 
+from engine import registry
+
+LAYOUT = 2
+"""The lake layout this code reads and writes (the manifest's `layout`; none: layout 1)."""
 TS = pa.timestamp("us", tz="UTC")
+KEYS = (("match_id", pa.string()), ("game", pa.string()), ("month", pa.string()))
+"""The first columns of every partitioned table: the match, then the partition keys."""
 
 MATCHES = pa.schema([
-    ("match_id", pa.string()), ("game", pa.string()), ("month", pa.string()),
-    ("ruleset", pa.string()), ("ruleset_version", pa.int32()),
+    *KEYS, ("ruleset", pa.string()), ("ruleset_version", pa.int32()),
     ("tournament", pa.string()), ("format", pa.string()),
     ("round", pa.int32()), ("table_no", pa.int32()), ("started_at", TS),
-    ("seed", pa.int64()), ("first_seat", pa.int8()),
-    ("winner_seat", pa.int8()), ("result_reason", pa.string()), ("result_rule", pa.string()),
+    ("seed", pa.int64()), ("scenario", pa.string()), ("first_seat", pa.int8()),
+    ("seats", pa.int8()), ("is_draw", pa.bool_()), ("winning_side", pa.string()),
+    ("result_reason", pa.string()), ("result_rule", pa.string()),
     ("turns", pa.int32()), ("events", pa.int32()),
     ("content_hash", pa.string()), ("log_path", pa.string()),
     ("head", pa.string()), ("signed_by", pa.string()),
@@ -23,24 +40,10 @@ MATCHES = pa.schema([
 ])
 
 SEATS = pa.schema([
-    ("match_id", pa.string()), ("game", pa.string()), ("month", pa.string()),
-    ("seat", pa.int8()), ("player", pa.string()),
-    ("deck_id", pa.string()), ("deck_name", pa.string()),
-    ("faction", pa.string()), ("leader", pa.string()),
+    *KEYS, ("seat", pa.int8()), ("player", pa.string()),
+    ("side", pa.string()), ("role", pa.string()),
+    ("setup_id", pa.string()), ("setup_name", pa.string()),
     ("is_first", pa.bool_()), ("result", pa.string()),
-])
-
-DECK_CARDS = pa.schema([
-    ("match_id", pa.string()), ("game", pa.string()), ("month", pa.string()),
-    ("seat", pa.int8()), ("deck_id", pa.string()), ("section", pa.string()),
-    ("card", pa.string()), ("card_name", pa.string()), ("copies", pa.int16()),
-])
-
-CARD_EVENTS = pa.schema([
-    ("match_id", pa.string()), ("game", pa.string()), ("month", pa.string()),
-    ("seq", pa.int32()), ("turn", pa.int16()), ("seat", pa.int8()),
-    ("card", pa.string()), ("kind", pa.string()),
-    ("target", pa.string()), ("amount", pa.int32()),
 ])
 
 QUARANTINE = pa.schema([
@@ -50,11 +53,30 @@ QUARANTINE = pa.schema([
     ("batch", pa.string()), ("quarantined_at", TS),
 ])
 
-TABLES: dict[str, pa.Schema] = {
-    "matches": MATCHES, "seats": SEATS, "deck_cards": DECK_CARDS, "card_events": CARD_EVENTS,
-    "quarantine": QUARANTINE,
+DECKS = pa.schema([
+    *KEYS, ("seat", pa.int8()), ("deck_id", pa.string()), ("deck_name", pa.string()),
+    ("faction", pa.string()), ("leader", pa.string()),
+])
+
+DECK_CARDS = pa.schema([
+    *KEYS, ("seat", pa.int8()), ("deck_id", pa.string()), ("section", pa.string()),
+    ("card", pa.string()), ("card_name", pa.string()), ("copies", pa.int16()),
+])
+
+CARD_EVENTS = pa.schema([
+    *KEYS, ("seq", pa.int32()), ("turn", pa.int16()), ("seat", pa.int8()),
+    ("card", pa.string()), ("kind", pa.string()),
+    ("target", pa.string()), ("amount", pa.int32()),
+])
+
+CORE: Mapping[str, pa.Schema] = {"matches": MATCHES, "seats": SEATS, "quarantine": QUARANTINE}
+CAPABILITY_TABLES: Mapping[str, Mapping[str, pa.Schema]] = {
+    "decks": {"decks": DECKS, "deck_cards": DECK_CARDS},
+    "cards": {"card_events": CARD_EVENTS},
 }
-PARTITIONED = ("matches", "seats", "deck_cards", "card_events")
+"""A capability -> the tables a game declaring it writes."""
+UNPARTITIONED = ("quarantine",)
+_TABLE_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 CARD_EVENT_KINDS = (
     "opening_hand",  # in the hand the seat kept (after mulligans)
@@ -63,3 +85,62 @@ CARD_EVENT_KINDS = (
     "destroyed",     # a unit of this card left play destroyed (seat = its owner)
     "hit",           # this card's attack hit the opposing Sovereign/characters; amount = hits
 )
+
+
+class TableError(ValueError):
+    """A game declares a table the lake cannot hold (a clash of names, no partition keys)."""
+
+
+def tables() -> dict[str, pa.Schema]:
+    """Every table the lake knows: core, capability, and each registered game's own."""
+    return dict(_tables(tuple((game, registry.game_ref(game)) for game in
+                              registry.games_with("facts"))))
+
+
+def partitioned() -> tuple[str, ...]:
+    """The tables partitioned by game and month: all but quarantine."""
+    return tuple(name for name in tables() if name not in UNPARTITIONED)
+
+
+def game_tables(game: str) -> dict[str, pa.Schema]:
+    """The tables a game's facts fill: the core ones (but quarantine), those of its
+    capabilities, and its own."""
+    found = {name: schema for name, schema in CORE.items() if name not in UNPARTITIONED}
+    for capability in registry.info(game).capabilities:
+        found.update(CAPABILITY_TABLES.get(capability, {}))
+    found.update(declared_tables(game))
+    return found
+
+
+def declared_tables(game: str) -> dict[str, pa.Schema]:
+    """A game's own tables as the lake names them (`<game>_<name>`), from its extractor."""
+    if not registry.has_layer(game, "facts"):
+        return {}
+    own: Mapping[str, pa.Schema] = getattr(registry.layer(game, "facts"), "TABLES", {})
+    return {f"{game}_{name}": schema for name, schema in own.items()}
+
+
+@cache
+def _tables(games: tuple[tuple[str, str], ...]) -> tuple[tuple[str, pa.Schema], ...]:
+    """Cached per set of registered games (a game registered later makes a new key). In
+    order: the partitioned core tables, the capability tables, the games' own, quarantine."""
+    found = {name: schema for name, schema in CORE.items() if name not in UNPARTITIONED}
+    for capability in CAPABILITY_TABLES.values():
+        found.update(capability)
+    for game, _ in games:
+        for name, schema in declared_tables(game).items():
+            _check_declared(game, name, schema, {**found, **CORE})
+            found[name] = schema
+    return tuple({**found, **CORE}.items())
+
+
+def _check_declared(game: str, name: str, schema: pa.Schema,
+                    known: Mapping[str, pa.Schema]) -> None:
+    if not _TABLE_NAME.match(name):
+        raise TableError(f"game {game!r} declares table {name!r}: a table's name is lower case "
+                         "letters, digits and _")
+    if name in known:
+        raise TableError(f"game {game!r} declares table {name!r}, which the lake already has")
+    if [(f.name, f.type) for f in schema][:len(KEYS)] != list(KEYS):
+        raise TableError(f"game {game!r}: table {name!r} must start with the columns "
+                         f"{', '.join(k for k, _ in KEYS)} (strings), as every fact table does")

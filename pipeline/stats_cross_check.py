@@ -3,7 +3,8 @@ and not from the SQL: the tests hold the DuckDB models to these numbers, and the
 benchmark times them against the SQL.
 
 Every function takes the fact tables as DataFrames (`Facts`: table name -> frame, the columns
-of pipeline/schema.py) and returns the model's columns. The Wilson interval here is the
+of pipeline/schema.py) and returns the model's columns. A deck-game is a seat with its row of
+decks (faction, deck name and id live there; the result on the seat). The Wilson interval here is the
 textbook p-form, (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n), not the SQL's k-form,
 so a slip in either shows. Definitions shared with the SQL: a draw counts as not a win; mirror
 matches leave the win rates and are counted apart; "drawn" means ever in hand.
@@ -41,6 +42,7 @@ def add_rate(frame: pd.DataFrame, name: str, k: str, n: str) -> None:
 CARD_USAGE_COLUMNS: dict[str, list[str]] = {
     "matches": ["match_id", "format", "started_at"],
     "seats": ["match_id", "seat", "result"],
+    "decks": ["match_id", "seat"],
     "deck_cards": ["match_id", "seat", "card", "card_name", "section", "copies"],
     "card_events": ["match_id", "seat", "card", "kind", "turn"],
 }
@@ -92,6 +94,14 @@ def _seat_games(facts: Facts, game: str, ids: pd.Series) -> pd.DataFrame:
     return seats
 
 
+def _deck_games(facts: Facts, game: str, ids: pd.Series) -> pd.DataFrame:
+    """The seat-games that played a deck, with it (deck_id, deck_name, faction)."""
+    decks = _scoped(facts, "decks", game, ids)
+    wanted = [c for c in ("deck_id", "deck_name", "faction") if c in decks.columns]
+    return _seat_games(facts, game, ids).merge(decks[["match_id", "seat", *wanted]],
+                                               on=["match_id", "seat"])
+
+
 def _card_seat_events(facts: Facts, game: str, ids: pd.Series) -> pd.DataFrame:
     """Per (match, seat, card): ever in hand, ever played, first turn played."""
     ev = _scoped(facts, "card_events", game, ids)
@@ -136,7 +146,7 @@ def card_usage(facts: Facts, game: str, format: str | None = None,
                min_sample: int = 0) -> pd.DataFrame:
     """card_usage.sql from the same facts, by groupby and merge."""
     ids = scoped_matches(facts, game, format, date_from, date_to)["match_id"]
-    seats = _seat_games(facts, game, ids)
+    seats = _deck_games(facts, game, ids)
     out = _usage_counts(_included_decks(facts, game, ids, seats))
     out.insert(3, "decks", len(seats))
     out = out[out["included"] >= min_sample].copy()
@@ -172,7 +182,7 @@ def matchups(facts: Facts, game: str, format: str | None = None,
              min_sample: int = 0) -> pd.DataFrame:
     """matchups.sql: seat-side counts across factions, mirrors counted once per match."""
     ids = scoped_matches(facts, game, format, date_from, date_to)["match_id"]
-    pairs = _pairs(_seat_games(facts, game, ids), ["faction"])
+    pairs = _pairs(_deck_games(facts, game, ids), ["faction"])
     pairs = pairs.rename(columns={"faction_opp": "opponent_faction"})
     key = ["faction", "opponent_faction"]
     cross = pairs[pairs["faction"] != pairs["opponent_faction"]].groupby(key, as_index=False).agg(
@@ -231,7 +241,7 @@ def faction_win_rates(facts: Facts, game: str, format: str | None = None,
                       min_sample: int = 0) -> pd.DataFrame:
     """faction_win_rates.sql: share of decks and win rate outside mirrors, first and second."""
     ids = scoped_matches(facts, game, format, date_from, date_to)["match_id"]
-    flagged = _mirror_flagged(_seat_games(facts, game, ids), ["faction"])
+    flagged = _mirror_flagged(_deck_games(facts, game, ids), ["faction"])
     first = flagged["is_first"].astype("int64")
     flagged = flagged.assign(f1=flagged.fair * first, f1w=flagged.fair * first * flagged.won,
                              f2=flagged.fair * (1 - first),
@@ -255,7 +265,7 @@ def deck_archetypes(facts: Facts, game: str, format: str | None = None,
     """deck_archetypes.sql: per deck name within faction, mirrors of the same archetype apart."""
     ids = scoped_matches(facts, game, format, date_from, date_to)["match_id"]
     key = ["deck_name", "faction"]
-    flagged = _mirror_flagged(_seat_games(facts, game, ids), key)
+    flagged = _mirror_flagged(_deck_games(facts, game, ids), key)
     out = _win_rate_counts(flagged, key)
     lists = flagged.groupby(key, as_index=False)["deck_id"].nunique()
     out = out.merge(lists.rename(columns={"deck_id": "distinct_decks"}), on=key)
@@ -271,9 +281,9 @@ def coverage(facts: Facts, game: str, format: str | None = None,
     """coverage.sql: matches, day range, draws and length per format and ruleset version."""
     m = scoped_matches(facts, game, format, date_from, date_to)
     key = ["format", "ruleset", "ruleset_version"]
-    out = m.assign(is_draw=m["winner_seat"].isna().astype("int64")).groupby(
+    out = m.assign(drawn=m["is_draw"].fillna(False).astype("int64")).groupby(
         key, as_index=False).agg(matches=("match_id", "size"), first_day=("match_date", "min"),
-                                 last_day=("match_date", "max"), draws=("is_draw", "sum"),
+                                 last_day=("match_date", "max"), draws=("drawn", "sum"),
                                  avg_turns=("turns", "mean"))
     add_rate(out, "draw_rate", "draws", "matches")
     return out.sort_values(key, ignore_index=True)

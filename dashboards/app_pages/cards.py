@@ -20,7 +20,7 @@ COUNTS = ("decks", "included", "played", "drawn", "not_drawn", "deck_wins", "dec
 
 
 def render() -> None:
-    lake, scope = widgets.scoped_page("Card stats")
+    lake, scope = widgets.scoped_page("Card stats", needs=("cards", "card statistics"))
     stats = data.card_stats(lake, scope.game, scope.format, scope.date_from, scope.date_to,
                             scope.faction, scope.min_sample)
     if stats.empty:

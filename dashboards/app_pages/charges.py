@@ -17,7 +17,8 @@ TOP_LINES = 8  # cards drawn in the history chart until the person picks their o
 
 def render() -> None:
     lake = widgets.require_lake()
-    game = widgets.pick_game(lake)
+    game = widgets.chosen_game(lake)
+    widgets.require_capability(game, "charges", "charges")
     st.title("Charges")
     formats = data.charge_formats(lake, game)
     if not formats:

@@ -10,7 +10,8 @@ from dashboards import data, widgets
 
 
 def render() -> None:
-    lake, scope = widgets.scoped_page("Matchups", with_faction=False)
+    lake, scope = widgets.scoped_page("Matchups", with_faction=False,
+                                      needs=("decks", "factions to match up"))
     pairs = data.matchups(lake, scope.game, scope.format, scope.date_from, scope.date_to,
                           scope.min_sample)
     if pairs.empty:

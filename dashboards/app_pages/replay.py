@@ -26,7 +26,7 @@ STEP, PLAYING, TICK = "replay_step", "replay_playing", "replay_tick"
 
 def render() -> None:
     lake = widgets.require_lake()
-    game = widgets.pick_game(lake)
+    game = widgets.chosen_game(lake)
     st.title("Replay")
     match_id = pick_match(lake, game)
     if match_id is None:
@@ -83,9 +83,11 @@ def _match_line(lake: data.LakeRef, game: str, match_id: str) -> str:
     if row.empty:
         return widgets.plain(match_id)
     r = row.iloc[0]
-    result = "draw" if pd.isna(r["winner_seat"]) else f"seat {int(r['winner_seat'])} won"
     said = {key: widgets.plain(r[key]) for key in ("players", "tournament", "format",
-                                                    "result_reason")}
+                                                    "result_reason", "winners")}
+    drew = pd.notna(r["is_draw"]) and bool(r["is_draw"])
+    result = ("draw" if drew else f"{said['winners']} won" if pd.notna(r["winners"])
+              else "no winner")
     return (f"{widgets.plain(match_id)} · {said['players']} · {said['tournament']} "
             f"({said['format']}) round {r['round']} · {result} ({said['result_reason']}) "
             f"after {r['turns']} turns, {r['events']} events")

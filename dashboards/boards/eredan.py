@@ -6,8 +6,9 @@ three characters (HP, Attack, Defense, Spirit, tapped or defeated, attached Item
 and its hand; a seat looks from its own side, everyone else from seat 0's. Between the lines:
 the cards played this turn, in activation order (ER-5.16).
 
-`changes` are the step's Change records as dicts (already masked for the perspective): the
-characters and played cards they name are outlined, and they are listed under the board.
+`changes` are the step's Change records as dicts (engine/eredan/changes.py, already masked for
+the perspective): the characters and played cards they name are outlined, and they are listed
+under the board with the names the view gives those ids.
 """
 from __future__ import annotations
 
@@ -44,8 +45,15 @@ CHANGE_COLOURS: dict[str, str] = {
 """Change kinds that name a character or a played card: the colour of its outline, the first
 listed winning when several changes name the same one."""
 RANK = {kind: i for i, kind in enumerate(CHANGE_COLOURS)}
-ID_AMOUNTS = ("attached", "combatants", "tapped")
-"""Kinds whose amount is an instance id (the receiver, the defender), not a number."""
+MARKED = ("card", "character", "attacker", "defender", "characters")
+"""The fields of a change naming the card or characters it outlines (a `source` is not
+outlined: the change is about what it acts on)."""
+NAMED = (*MARKED, "target", "receiver")
+"""Fields holding instance ids, told by name in the change list (after the `source` or `user`
+acting on them, if any)."""
+NUMBERS = ("hp", "turn", "ticket", "deck_size", "missing")
+STATS = ("attack", "defense", "spirit")
+WORDS = ("rune", "card_type", "reason", "rule")
 
 
 @cache
@@ -69,8 +77,7 @@ def render_svg(view: dict[str, Any], changes: list[dict[str, Any]] | None = None
         body.append(group([_hand(seats[seat], hand_y), _line(view, seat, line_y, touched)],
                           class_=f"seat-{seat}"))
     body.append(_played(view, touched))
-    public = {c["id"]: c["name"] for c in (*view["characters"], *view["played"])}
-    body.append(_change_list(changes, shown, public))
+    body.append(_change_list(changes, shown, _known_names(view)))
     label = f"Eredan iTCG board, turn {view['turn']}, as {view['perspective']} sees it"
     return document(WIDTH, height, body, label)
 
@@ -88,12 +95,29 @@ def _touched(changes: list[dict[str, Any]]) -> dict[int, list[str]]:
         kind = change.get("kind")
         if kind not in CHANGE_COLOURS:
             continue
-        for key in ("card",) + (("amount",) if kind in ID_AMOUNTS else ()):
-            cid = change.get(key)
-            if isinstance(cid, int):
-                marks.setdefault(cid, []).append(str(kind))
+        for cid in _ids(change, MARKED):
+            marks.setdefault(cid, []).append(str(kind))
     return {cid: sorted(dict.fromkeys(kinds), key=RANK.__getitem__)
             for cid, kinds in marks.items()}
+
+
+def _ids(change: dict[str, Any], fields: tuple[str, ...]) -> list[int]:
+    found: list[int] = []
+    for key in fields:
+        value = change.get(key)
+        found += [v for v in (value if isinstance(value, (list, tuple)) else [value])
+                  if isinstance(v, int)]
+    return found
+
+
+def _known_names(view: dict[str, Any]) -> dict[int, str]:
+    """Instance id -> name of every card the view shows (so only what this perspective may
+    see): characters, what they carry, played cards, the hands and piles it sees."""
+    cards = [*view["characters"], *view["played"]]
+    cards += [a for c in view["characters"] for a in c["attachments"]]
+    for seat in view["seats"]:
+        cards += [*(seat["hand"] or []), *(seat["deck"] or []), *seat["discard"]]
+    return {c["id"]: c["name"] for c in cards if isinstance(c.get("id"), int)}
 
 
 def _hand(seat: dict[str, Any], y: float) -> str:
@@ -224,25 +248,33 @@ def _played(view: dict[str, Any], touched: dict[int, list[str]]) -> str:
     return group(parts, class_="played-cards")
 
 
+def _change_words(change: dict[str, Any], known: dict[int, str]) -> list[str]:
+    """A change in short words: its kind, seat, the names of the cards it names (from the
+    view), its numbers and words; a draw this perspective may not see is a hidden card."""
+    words = [str(change.get("kind"))]
+    if change.get("seat") is not None:
+        words.append(f"seat {change['seat']}")
+    named = ", ".join(known.get(cid, "?") for cid in _ids(change, NAMED))
+    actor = _ids(change, ("source", "user"))
+    if actor and actor[0] not in _ids(change, MARKED):
+        named = f"{known.get(actor[0], '?')} → {named}"
+    if named:
+        words.append(named)
+    if change.get("kind") == "draw" and change.get("card") is None:
+        words.append("(hidden card)")
+    words += [f"{key} {change[key]}" for key in NUMBERS if change.get(key) is not None]
+    words += [f"{key} {change[key]:+d}" for key in STATS if change.get(key)]
+    words += [str(change[key]) for key in WORDS if change.get(key)]
+    return words
+
+
 def _change_list(changes: list[dict[str, Any]], shown: list[dict[str, Any]],
-                 public: dict[int, str]) -> str:
-    """The step's changes as lines; a change naming a character or played card by id only gets
-    its name from the view (both are public)."""
+                 known: dict[int, str]) -> str:
+    """The step's changes as lines."""
     parts = [text(14, CHANGES_Y + 12, f"This step: {len(changes)} change(s)", font_size=11,
                   font_weight="bold", fill="#334155")]
     for i, change in enumerate(shown):
-        words = [str(change.get("kind"))]
-        if change.get("seat") is not None:
-            words.append(f"seat {change['seat']}")
-        name = change.get("name") or public.get(change.get("card"))  # type: ignore[arg-type]
-        if name:
-            words.append(str(name))
-        elif change.get("card") is None and change.get("kind") == "draw":
-            words.append("(hidden card)")
-        if change.get("amount") is not None and change.get("kind") not in ID_AMOUNTS:
-            words.append(str(change["amount"]))
-        if change.get("text"):
-            words.append(str(change["text"]))
+        words = _change_words(change, known)
         parts.append(text(24, CHANGES_Y + 12 + CHANGES_LINE * (i + 1), " · ".join(words),
                           font_size=10, fill=CHANGE_COLOURS.get(str(change.get("kind")),
                                                                 "#475569")))

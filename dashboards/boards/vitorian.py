@@ -5,9 +5,10 @@ returns, so a hidden hand arrives as None and can only be drawn as card backs. T
 keeps the viewer's own rows at the bottom (VW-2.2; rows flip as 5 - row for the second player,
 VW-2.3); the organiser and spectators sit on the first player's side.
 
-`changes` are the step's Change records as dicts (msgspec builtins, already masked for the
-perspective); a "moved" change may carry "from", the cell it left. Cells they name are outlined
-on the board so the eye finds what the step did.
+`changes` are the step's changes (engine.vitorian.changes) as dicts, already masked for the
+perspective (the game's narration, engine.vitorian.narrate): "cell" where a unit was mobilized,
+equipped or destroyed, "to" and "origin" for a move, else the unit's "card" id. Cells they name
+are outlined on the board so the eye finds what the step did.
 """
 from __future__ import annotations
 
@@ -71,17 +72,19 @@ def _row_label(view: dict[str, Any], row: int) -> tuple[str, int]:
 
 def _cell_marks(view: dict[str, Any], changes: list[dict[str, Any]]) -> dict[tuple[int, int],
                                                                             list[dict[str, Any]]]:
-    """Cell -> the changes that touched it; a change without a cell finds its unit by id."""
+    """Cell -> the changes that touched it; a change without a cell finds its unit by id, and
+    a move marks the cell it left too."""
     where = {u["id"]: (u["row"], u["col"]) for u in view["units"]}
     marks: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for change in changes:
         if change.get("kind") not in CHANGE_STYLES:
             continue
-        cell = change.get("cell") or where.get(change.get("card"))  # type: ignore[arg-type]
+        cell = (change.get("cell") or change.get("to")
+                or where.get(change.get("card")))  # type: ignore[arg-type]
         if cell is not None:
             marks.setdefault((int(cell[0]), int(cell[1])), []).append(change)
-        if change.get("from") is not None:
-            origin = change["from"]
+        origin = change.get("origin") if change["kind"] == "moved" else None
+        if origin is not None:
             marks.setdefault((int(origin[0]), int(origin[1])), []).append(
                 {"kind": "moved", "name": change.get("name"), "left": True})
     return marks

@@ -1,1 +1,2 @@
-"""Eredan iTCG (rules: ER- IDs), ruleset "eredan@1"; registered once, in engine/eredan/game.py."""
+"""Eredan iTCG (rules: ER- IDs), rulesets "eredan@1" and "eredan@2" (engine.eredan.rules);
+registered once, in engine/eredan/game.py."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.eredan import zones
 from engine.eredan.cards import Card
+from engine.eredan.changes import APPLIED, Defeated, MatchOver
 from engine.eredan.effects import Context, run_lines
 from engine.eredan.state import Fighter, Pending, State
 from engine.eredan.stats import stats, timed
@@ -73,7 +74,8 @@ def apply_batch(state: State, changes: list[Pending], out: Changes) -> None:
                 players[change.seat].damage += done
                 stat = "damage"
         state.count(change.source, stat, done)
-        out.append(Change(kind=change.kind, seat=change.seat, card=fighter.id, amount=done))
+        out.append(APPLIED[change.kind](seat=change.seat, character=fighter.id, hp=done,
+                                        source=change.source))
 
 
 def end_of_combat(state: State, out: Changes) -> None:
@@ -119,8 +121,7 @@ def _defeat(state: State, fighter: Fighter, out: Changes) -> None:
     fighter.runes = []
     fighter.mods = []
     state.count(fighter.id, "defeats")
-    out.append(Change(kind="defeated", seat=fighter.owner, card=fighter.id,
-                      name=fighter.card.name))
+    out.append(Defeated(seat=fighter.owner, character=fighter.id))
 
 
 def _by_score(state: State, out: Changes) -> None:
@@ -136,5 +137,4 @@ def end_match(state: State, winner: int | None, reason: str, rule: str, out: Cha
     """The match ends at once; later events are refused (ER-1.9)."""
     state.over, state.winner, state.reason, state.rule = True, winner, reason, rule
     state.window, state.pending = "over", -1
-    who = "draw" if winner is None else f"seat {winner} wins"
-    out.append(Change(kind="match_over", seat=winner, text=f"{who}: {reason} ({rule})"))
+    out.append(MatchOver(seat=winner, winner=winner, reason=reason, rule=rule))

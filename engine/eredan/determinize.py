@@ -61,6 +61,8 @@ def observe(state: State, seat: int) -> EredanSight:
 def _masked(state: State, seat: int) -> tuple[State, tuple[Unseen, ...]]:
     known = state.copy()
     known.cards = dict(state.cards)
+    known.deck_lists = tuple(listed if owner == seat else ()  # eredan@2 before the Deal
+                             for owner, listed in enumerate(state.deck_lists))
     return known, tuple(_mask_player(known, player, seat) for player in known.players)
 
 

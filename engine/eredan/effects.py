@@ -26,6 +26,19 @@ from engine.eredan.cards import (
     PlayFromDeck,
     Resurrect,
 )
+from engine.eredan.changes import (
+    PENDING,
+    Detached,
+    FuryActivated,
+    Ignored,
+    Modified,
+    NothingFound,
+    OrderActivated,
+    Pulled,
+    Returned,
+    RuneConsumed,
+    RunePlaced,
+)
 from engine.eredan.state import Fighter, Mod, Pending, Slot, State
 from engine.eredan.stats import lines_for
 from engine.ruleset import Change
@@ -63,7 +76,7 @@ def _consume_rune(fighter: Fighter, rune: str, out: Changes) -> bool:
     if rune not in fighter.runes:
         return False
     fighter.runes.remove(rune)  # the first match is the oldest
-    out.append(Change(kind="rune_consumed", seat=fighter.owner, card=fighter.id, text=rune))
+    out.append(RuneConsumed(seat=fighter.owner, character=fighter.id, rune=rune))
     return True
 
 
@@ -87,19 +100,21 @@ def targets(state: State, ctx: Context, target: str) -> list[Fighter]:
 
 
 def _pending(kind: str) -> Callable[[State, Context, Damage | LoseHP | Heal, Changes], None]:
+    announce = PENDING[kind]
+
     def add(state: State, ctx: Context, effect: Damage | LoseHP | Heal, out: Changes) -> None:
         for fighter in targets(state, ctx, effect.target):
             state.pendings.append(Pending(ctx.source, ctx.seat, fighter.id, effect.amount, kind))
-            out.append(Change(kind=f"pending_{kind}", seat=ctx.seat, card=fighter.id,
-                              amount=effect.amount))
+            out.append(announce(seat=ctx.seat, character=fighter.id, hp=effect.amount,
+                                source=ctx.source))
     return add
 
 
 def _modify(state: State, ctx: Context, effect: Modify, out: Changes) -> None:
     for fighter in targets(state, ctx, effect.target):
         fighter.mods.append(Mod(effect.attack, effect.defense, effect.spirit, ctx.source))
-        out.append(Change(kind="modify", seat=fighter.owner, card=fighter.id,
-                          text=f"{effect.attack:+d}/{effect.defense:+d}/{effect.spirit:+d}"))
+        out.append(Modified(seat=fighter.owner, character=fighter.id, source=ctx.source,
+                            attack=effect.attack, defense=effect.defense, spirit=effect.spirit))
 
 
 def _draw(state: State, ctx: Context, effect: Draw, out: Changes) -> None:
@@ -111,7 +126,7 @@ def _activate_order(state: State, ctx: Context, effect: ActivateOrder, out: Chan
     for fighter in targets(state, ctx, effect.target):
         for line in fighter.card.order:
             fighter.mods.append(Mod(line.attack, line.defense, line.spirit, ctx.source))
-        out.append(Change(kind="order_activated", seat=fighter.owner, card=fighter.id))
+        out.append(OrderActivated(seat=fighter.owner, character=fighter.id, source=ctx.source))
 
 
 def _activate_fury(state: State, ctx: Context, effect: ActivateFury, out: Changes) -> None:
@@ -120,7 +135,7 @@ def _activate_fury(state: State, ctx: Context, effect: ActivateFury, out: Change
         if not fighter.card.fury or fighter.fury_turn == state.turn:
             continue
         fighter.fury_turn = state.turn
-        out.append(Change(kind="fury", seat=fighter.owner, card=fighter.id))
+        out.append(FuryActivated(seat=fighter.owner, character=fighter.id, source=ctx.source))
         fury = Context(fighter.owner, ctx.source, fighter, None, ctx.slot)
         run_lines(state, fury, fighter.card.fury, "play", out)
 
@@ -131,8 +146,8 @@ def _place_rune(state: State, ctx: Context, effect: PlaceRune, out: Changes) -> 
         fighter.runes.append(effect.rune)
         while len(fighter.runes) > fighter.card.rune_capacity:
             fighter.runes.pop(0)
-        out.append(Change(kind="rune_placed", seat=fighter.owner, card=fighter.id,
-                          text=effect.rune))
+        out.append(RunePlaced(seat=fighter.owner, character=fighter.id, rune=effect.rune,
+                              source=ctx.source))
 
 
 def _resurrect(state: State, ctx: Context, effect: Resurrect, out: Changes) -> None:
@@ -142,8 +157,8 @@ def _resurrect(state: State, ctx: Context, effect: Resurrect, out: Changes) -> N
         fighter.hp = min(effect.hp, fighter.card.hp)
         fighter.runes = list(fighter.card.starting_runes)
         fighter.mods = []
-        out.append(Change(kind="returned", seat=fighter.owner, card=fighter.id,
-                          name=fighter.card.name, amount=fighter.hp))
+        out.append(Returned(seat=fighter.owner, character=fighter.id, hp=fighter.hp,
+                            source=ctx.source))
 
 
 def _ignore(state: State, ctx: Context, effect: Ignore, out: Changes) -> None:
@@ -154,7 +169,7 @@ def _ignore(state: State, ctx: Context, effect: Ignore, out: Changes) -> None:
             continue
         if isinstance(card, Card) and card.type in effect.types:
             slot.ignored = True
-            out.append(Change(kind="ignored", seat=slot.seat, card=slot.card, name=card.name))
+            out.append(Ignored(seat=slot.seat, card=slot.card, source=ctx.source))
             if slot.activated:
                 cancel(state, slot, out)
 
@@ -169,7 +184,7 @@ def cancel(state: State, slot: Slot, out: Changes) -> None:
         if source in fighter.attachments:
             fighter.detach(source)
             slot.attached = False
-            out.append(Change(kind="detached", seat=fighter.owner, card=source))
+            out.append(Detached(seat=fighter.owner, card=source, character=fighter.id))
     state.pendings = [p for p in state.pendings if p.source != source]
 
 
@@ -181,13 +196,13 @@ def _play_from_deck(state: State, ctx: Context, effect: PlayFromDeck, out: Chang
     found = next((cid for cid in deck if getattr(cards[cid], "type", None) == effect.card_type),
                  None)
     if found is None or ctx.slot is None:
-        out.append(Change(kind="nothing_found", seat=ctx.seat, text=effect.card_type))
+        out.append(NothingFound(seat=ctx.seat, card_type=effect.card_type, source=ctx.source))
         return
     deck.remove(found)
     pulled = Slot(ctx.seat, found, ctx.user.id, None, None, appeared=state.clock, pulled=True)
     state.slots.insert(state.slots.index(ctx.slot) + 1, pulled)
     state.count(found, "played")
-    out.append(Change(kind="pulled", seat=ctx.seat, card=found, name=cards[found].name))
+    out.append(Pulled(seat=ctx.seat, card=found, source=ctx.source))
 
 
 EFFECTS: dict[type, Callable[..., None]] = {

@@ -3,6 +3,7 @@ phases after each decision, and the end of the turn (ER-4, ER-5, ER-1.6, ER-1.11
 from __future__ import annotations
 
 from engine.eredan import zones
+from engine.eredan.changes import Combatants, Tapped, TurnBonus, TurnStarted, Untapped
 from engine.eredan.combat import apply_batch, combat_result, defeat_check, end_match
 from engine.eredan.effects import Context, run_lines
 from engine.eredan.phase2 import resolve_cards
@@ -30,7 +31,7 @@ def start_turn(state: State, out: Changes) -> None:
     (ER-5.1 to ER-5.7)."""
     state.turn += 1
     state.active = state.first if state.turn % 2 else 1 - state.first
-    out.append(Change(kind="turn", seat=state.active, amount=state.turn))
+    out.append(TurnStarted(seat=state.active, turn=state.turn))
     for seat in (state.active, state.passive):
         _untap(state, seat, out)
     if state.turn > 1:
@@ -46,7 +47,7 @@ def _untap(state: State, seat: int, out: Changes) -> None:
     if living and all(f.tapped for f in living):
         for fighter in living:
             fighter.tapped = False
-        out.append(Change(kind="untapped", seat=seat, text="ER-5.4"))
+        out.append(Untapped(seat=seat))
 
 
 def _start_of_turn_effects(state: State, out: Changes) -> None:
@@ -66,15 +67,16 @@ def _start_of_turn_effects(state: State, out: Changes) -> None:
 def choose(state: State, attacker: int, defender: int, out: Changes) -> None:
     """Phase 1: the combatants, and the Order bonus of the turn (ER-5.8, ER-5.10)."""
     state.attacker, state.defender = attacker, defender
-    out.append(Change(kind="combatants", seat=state.active, card=attacker, amount=defender))
+    out.append(Combatants(seat=state.active, attacker=attacker, defender=defender))
     for fid in (attacker, defender):
         fighter = state.fighters[fid]
         state.count(fid, "combats")
         for line in fighter.card.order:
             if line.turn == state.turn:
                 fighter.mods.append(Mod(line.attack, line.defense, line.spirit, -1))
-                out.append(Change(kind="turn_bonus", seat=fighter.owner, card=fid,
-                                  amount=line.turn))
+                out.append(TurnBonus(seat=fighter.owner, character=fid, turn=line.turn,
+                                     attack=line.attack, defense=line.defense,
+                                     spirit=line.spirit))
     state.window, state.pending = "cards", state.active
 
 
@@ -88,11 +90,10 @@ def after_submission(state: State, seat: int, out: Changes) -> None:
     combat_result(state, out)
     if state.over:
         return
-    for fid in (state.attacker, state.defender):
-        if fid is not None:
-            state.fighters[fid].tapped = True
-    out.append(Change(kind="tapped", seat=state.active, card=state.attacker,
-                      amount=state.defender))
+    fought = tuple(fid for fid in (state.attacker, state.defender) if fid is not None)
+    for fid in fought:
+        state.fighters[fid].tapped = True
+    out.append(Tapped(seat=state.active, characters=fought))
     state.window, state.pending = "discard", state.active
 
 

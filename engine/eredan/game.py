@@ -13,8 +13,8 @@ def registration() -> Registration:
     return Registration(info=load_info("eredan"), layers={
         "events": "events.eredan:Event",
         "setup": "events.base:DeckList",
-        "ruleset": "engine.eredan.rules:RULES",
-        "narration": "engine.narration:GENERIC",
+        "ruleset": "engine.eredan.rules:RULESETS",
+        "narration": "engine.eredan.narrate:NARRATION",
         "kit": "engine.eredan.game:kit",
         "facts": "pipeline.facts.eredan:EredanFacts",
         "cards": "pipeline.charges:eredan_cards",

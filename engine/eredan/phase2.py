@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.eredan import zones
 from engine.eredan.cards import Card
+from engine.eredan.changes import Activated, Attached, Fizzled, Revealed
 from engine.eredan.effects import Context, run_lines
 from engine.eredan.plays import item_fits
 from engine.eredan.state import Slot, State
@@ -40,8 +41,8 @@ def _reveal(state: State, out: Changes) -> list[Slot]:
         for play in plays:
             player.hand.remove(play.card)
             state.count(play.card, "played")
-            out.append(Change(kind="revealed", seat=seat, card=play.card,
-                              name=state.cards[play.card].name))
+            out.append(Revealed(seat=seat, card=play.card, user=user, target=play.target,
+                                receiver=play.receiver))
         by_seat.append([Slot(seat, p.card, user, p.target, p.receiver, 0) for p in plays])
     active, passive = by_seat
     slots: list[Slot] = []
@@ -75,7 +76,7 @@ def activate(state: State, slot: Slot, out: Changes) -> None:
     if slot.ignored:
         return
     slot.activated = True
-    out.append(Change(kind="activated", seat=slot.seat, card=slot.card, name=card.name))
+    out.append(Activated(seat=slot.seat, card=slot.card))
     if card.stays and not _attach(state, slot, card, out):
         return
     run_lines(state, Context(slot.seat, slot.card, user, slot.target, slot), card.lines,
@@ -88,7 +89,7 @@ def _attach(state: State, slot: Slot, card: Card, out: Changes) -> bool:
     receiver = state.fighters[slot.receiver if slot.receiver is not None else slot.user]
     cards = state.cards
     if receiver.defeated or not item_fits(state, receiver, card, ()):
-        out.append(Change(kind="fizzled", seat=slot.seat, card=slot.card, text="ER-8.4"))
+        out.append(Fizzled(seat=slot.seat, card=slot.card, character=receiver.id))
         return False
     if card.type == "pet":
         for old in [c for c in receiver.attachments if getattr(cards[c], "type", "") == "pet"]:
@@ -96,8 +97,7 @@ def _attach(state: State, slot: Slot, card: Card, out: Changes) -> bool:
             zones.to_discard(state, old, out)
     receiver.attach(slot.card)
     slot.attached = True
-    out.append(Change(kind="attached", seat=receiver.owner, card=slot.card, name=card.name,
-                      amount=receiver.id))
+    out.append(Attached(seat=receiver.owner, card=slot.card, character=receiver.id))
     ctx = Context(receiver.owner, slot.card, receiver)  # ER-8.6: effects apply from now
     run_lines(state, ctx, card.lines, "turn", out)
     if receiver.id in (state.attacker, state.defender):

@@ -20,14 +20,21 @@ def render_text(view: dict[str, Any]) -> str:
 
 
 def _headline(view: dict[str, Any]) -> str:
+    players = {s["seat"]: s["player"] for s in view["seats"]}
     if view["over"]:
-        who = "draw" if view["winner"] is None else f"seat {view['winner']} wins"
+        who = "draw" if view["winner"] is None else f"{players[view['winner']]} wins"
         return f"Match over: {who} ({view['reason']}, {view['rule']}) after turn {view['turn']}"
-    fights = view["combatants"]
-    fight = (f" · combat {fights['attacker']} vs {fights['defender']}"
+    fights, names = view["combatants"], _names(view)
+    fight = (f" · combat {names[fights['attacker']]} vs {names[fights['defender']]}"
              if fights["attacker"] is not None else "")
-    return (f"Turn {view['turn']} · active seat {view['active']} · {view['window']}{fight} · "
-            f"to act: {view['to_act']} · {view['format']} · perspective: {view['perspective']}")
+    active = players.get(view["active"], "nobody yet")
+    to_act = players.get(view["to_act"], "chance" if not view["over"] else "nobody")
+    return (f"Turn {view['turn']} · active: {active} · {view['window']}{fight} · "
+            f"to act: {to_act} · {view['format']} · perspective: {view['perspective']}")
+
+
+def _names(view: dict[str, Any]) -> dict[int, str]:
+    return {c["id"]: c["name"] for c in view["characters"]}
 
 
 def _seat_lines(seat: dict[str, Any]) -> list[str]:
@@ -66,5 +73,6 @@ def _played(view: dict[str, Any]) -> list[str]:
     for slot in view["played"]:
         how = "ignored" if slot["ignored"] else ("activated" if slot["activated"] else "waiting")
         via = " (pulled)" if slot["pulled"] else ""
-        rows.append(f"  seat {slot['seat']}: {slot['name']}{via} by {slot['user']} -> {how}")
+        user = _names(view).get(slot["user"], "?")
+        rows.append(f"  seat {slot['seat']}: {slot['name']}{via} by {user} -> {how}")
     return rows

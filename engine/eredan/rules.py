@@ -1,5 +1,11 @@
-"""The Eredan iTCG ruleset ("eredan@1"): event dispatch by window, chance outcomes, outcome,
-and the glue to legal moves and views."""
+"""The Eredan iTCG rulesets: event dispatch by window, chance outcomes, outcome, and the glue to
+legal moves and views.
+
+"eredan@1" gives a deck card the id of its place in the expanded deck list; "eredan@2" deals
+the ids at random first (events.eredan.Deal), so a revealed id tells nothing of the list. Both
+play alike from the shuffles on, and @1 reads and verifies the logs written under it as it
+always has.
+"""
 from __future__ import annotations
 
 import random
@@ -7,39 +13,60 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.eredan import flow
+from engine.eredan.changes import Dealt, InitiativeDrawn, Shuffled
 from engine.eredan.charges import ChargeProvider, ChargeTable
 from engine.eredan.combat import end_match
 from engine.eredan.determinize import EredanSight, observe
 from engine.eredan.legal import legal_events
 from engine.eredan.plays import check_plays
-from engine.eredan.setup import initial_state
+from engine.eredan.setup import deal, deal_ids, initial_state
 from engine.eredan.state import HAND_SIZE, State
 from engine.eredan.stats import hand_target
 from engine.eredan.view import view_of
 from engine.ruleset import Change, PendingSeatRules, Perspective, RuleViolation
 from events.base import Header
-from events.eredan import ChooseCombatants, Discard, Event, Initiative, Leave, PlayCards, Shuffle
+from events.eredan import (
+    ChooseCombatants,
+    Deal,
+    Discard,
+    Event,
+    Initiative,
+    Leave,
+    PlayCards,
+    Shuffle,
+)
 
 Changes = list[Change]
 Handler = Callable[[State, Any, Changes], None]
+DEAL_RULE = "engine:deal"
+"""Not in the spec: the deal of instance ids is our [decision] (events.eredan.Deal), so a
+refused Deal names no ER- rule."""
+LATEST = 2
+"""The version new matches are played under (data/eredan/game.toml lists it last)."""
 
 
 class EredanRules(PendingSeatRules):
     """Eredan iTCG. `charge_tables` gives the charge table in force when a match starts
-    (ER-3.6); without one the 500-charge cap is not checked (see engine.eredan.charges)."""
+    (ER-3.6); without one the 500-charge cap is not checked (see engine.eredan.charges).
+    `version` 2 (the default, what new matches are played under) deals the deck cards' ids at
+    random; 1 is the ruleset of the logs written before it."""
 
     name = "eredan"
     game = "eredan"
-    version = 1
+    version = LATEST
     event_type = Event
 
-    def __init__(self, charge_tables: ChargeProvider | None = None) -> None:
+    def __init__(self, charge_tables: ChargeProvider | None = None, *,
+                 version: int = LATEST) -> None:
+        if version not in (1, 2):
+            raise ValueError(f"Eredan has rulesets eredan@1 and eredan@2, not {version}")
         self.charge_tables = charge_tables
+        self.version = version
 
     def setup(self, header: Header, charges: ChargeTable | None = None) -> State:
         if charges is None and self.charge_tables is not None:
             charges = self.charge_tables(header)
-        return initial_state(header, charges)
+        return initial_state(header, charges, deal=self.version >= 2)
 
     def legal(self, state: State, actor: int | None = None) -> list[Any]:
         """The decisions the awaited seat may log now (only one seat is ever awaited, so
@@ -50,6 +77,10 @@ class EredanRules(PendingSeatRules):
 
     def sample_chance(self, state: State, rng: random.Random) -> Any:
         seat, what = state.chance[0]
+        if what == "deal":
+            labels = deal_ids(state, seat)
+            rng.shuffle(labels)
+            return Deal(seat=seat, labels=tuple(labels))
         if what == "initiative":
             ticket = rng.randrange(sum(p.tickets for p in state.players))
             return Initiative(seat=ticket_owner(state, ticket), ticket=ticket)
@@ -69,7 +100,7 @@ class EredanRules(PendingSeatRules):
             if event.seat not in (0, 1):
                 raise RuleViolation("ER-1.8", f"seat {event.seat} does not exist")
             end_match(state, 1 - event.seat, "left", "ER-1.8", out)
-        elif kind is Shuffle or kind is Initiative:
+        elif kind is Shuffle or kind is Initiative or kind is Deal:
             _chance(state, event, out)
         else:
             raise RuleViolation("ER-1.1", f"{kind.__name__} is not an Eredan event")
@@ -89,25 +120,49 @@ def ticket_owner(state: State, ticket: int) -> int:
     return 0 if ticket < state.players[0].tickets else 1
 
 
-def _chance(state: State, event: Shuffle | Initiative, out: Changes) -> None:
+def _chance(state: State, event: Shuffle | Initiative | Deal, out: Changes) -> None:
     if not state.chance:
         raise RuleViolation("ER-4.2", "no chance outcome is expected now")
     seat, what = state.chance[0]
     if isinstance(event, Initiative):
         _initiative(state, event, what, out)
         return
+    if isinstance(event, Deal):
+        _deal(state, event, seat, what, out)
+        return
     if what != "deck" or event.seat != seat:
-        expected = "the initiative draw" if what != "deck" else f"the shuffle of seat {seat}"
-        raise RuleViolation("ER-4.2", f"expected {expected}")
+        raise RuleViolation("ER-4.2", f"expected {_expected(what, seat)}")
     deck = state.players[seat].deck
     if sorted(event.order) != sorted(deck):
         raise RuleViolation("ER-4.2", f"the shuffle must be a permutation of seat {seat}'s deck "
                                       f"({len(deck)} cards)")
     deck[:] = event.order
     state.chance.pop(0)
-    out.append(Change(kind="shuffled", seat=seat, amount=len(deck)))
+    out.append(Shuffled(seat=seat, deck_size=len(deck)))
     if not state.chance:
         flow.deal_opening(state, out)
+
+
+def _expected(what: str, seat: int) -> str:
+    """The chance outcome awaited, in words."""
+    if what == "deal":
+        return f"the deal of seat {seat}'s card ids"
+    return f"the shuffle of seat {seat}" if what == "deck" else "the initiative draw"
+
+
+def _deal(state: State, event: Deal, seat: int, what: str, out: Changes) -> None:
+    """eredan@2: a bijection of the deck list's cards onto the seat's ids, before the shuffles."""
+    if what != "deal" or event.seat != seat:
+        why = (f"expected {_expected(what, seat)}" if state.deck_lists
+               else "eredan@1 deals no card ids: a deck card's id is its place in the list")
+        raise RuleViolation(DEAL_RULE, why)
+    ids = deal_ids(state, seat)
+    if sorted(event.labels) != ids:
+        raise RuleViolation(DEAL_RULE, f"the deal must give each of seat {seat}'s {len(ids)} "
+                                       f"deck cards one of the ids {ids[0]}-{ids[-1]}, once")
+    deal(state, seat, event.labels)
+    state.chance.pop(0)
+    out.append(Dealt(seat=seat, deck_size=len(ids)))
 
 
 def _initiative(state: State, event: Initiative, what: str, out: Changes) -> None:
@@ -122,7 +177,7 @@ def _initiative(state: State, event: Initiative, what: str, out: Changes) -> Non
     state.chance.pop(0)
     state.ticket = event.ticket
     state.first = event.seat
-    out.append(Change(kind="initiative", seat=event.seat, amount=event.ticket))
+    out.append(InitiativeDrawn(seat=event.seat, ticket=event.ticket))
     flow.start_turn(state, out)
 
 
@@ -179,4 +234,9 @@ HANDLERS: dict[type, Handler] = {
     ChooseCombatants: _choose, PlayCards: _play, Discard: _discard,
 }
 
-RULES = EredanRules()
+RULES = EredanRules(version=1)
+"""eredan@1: the logs written before eredan@2, and the rules the tests' scenarios set up (the
+versions differ only before the shuffles, so the bot's lookahead applies either's events)."""
+RULES_V2 = EredanRules(version=2)
+RULESETS = (RULES, RULES_V2)
+"""The game's "ruleset" layer: every version, oldest first (engine.ruleset._rulesets_of)."""

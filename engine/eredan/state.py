@@ -1,8 +1,9 @@
 """The mutable state of an Eredan match and its cheap copy for replay snapshots.
 
-Every physical card of a match gets an instance id: seat * 100 + position in the expanded deck
-list (0-49) for deck cards, seat * 100 + 90 + position (91-93) for characters. Events name cards
-and characters by these ids.
+Every physical card of a match gets an instance id: seat * 100 + 0..49 for deck cards (under
+eredan@1 its position in the expanded deck list; under eredan@2 dealt at random, see
+events.eredan.Deal), seat * 100 + 90 + position (91-93) for characters. Events name cards and
+characters by these ids.
 """
 from __future__ import annotations
 
@@ -95,11 +96,14 @@ class Player:
     damage: int = 0
     healed: int = 0
     charge: int | None = None
+    undealt: int = 0
+    """eredan@2, before the Deal: how many deck cards still await their ids (part of the deck's
+    public size)."""
 
     def copy(self) -> Player:
         return Player(self.seat, self.name, list(self.deck), list(self.hand), list(self.discard),
                       self.tickets, self.submission, self.discarding, self.deck_out,
-                      self.damage, self.healed, self.charge)
+                      self.damage, self.healed, self.charge, self.undealt)
 
 
 @dataclass(slots=True)
@@ -158,6 +162,9 @@ class State:
     reason: str = ""
     rule: str = ""
     steps: int = 0
+    deck_lists: tuple[tuple[Card, ...], ...] = ()
+    """eredan@2: each seat's deck cards in the order of its expanded list, which the Deal gives
+    their ids; never changed once set, so copies share it."""
 
     def copy(self) -> State:
         """Slots and pendings are only mutated inside the apply that creates them, so their
@@ -168,7 +175,7 @@ class State:
                      self.pending, list(self.chance), self.ticket, self.attacker, self.defender,
                      list(self.slots), list(self.pendings), self.clock, set(self.no_attack),
                      dict(self.stats), self.winner, self.over, self.reason, self.rule,
-                     self.steps)
+                     self.steps, self.deck_lists)
 
     @property
     def passive(self) -> int:

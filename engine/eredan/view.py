@@ -6,8 +6,9 @@ sizes; discard piles; deck-out flags; scores; the cards played this turn once re
 per-card statistics (ER-12.2). A seat also sees its own hand, its own deck's total charge (the
 opponent's would hint at a list they may not see) and its own secret submission or discard
 choice, not even how many cards the other's holds. Nobody sees a deck's order except the
-organiser. Hidden cards appear as counts,
-never as instance ids, because ids would reveal deck-list positions.
+organiser. Hidden cards appear as counts, never as instance ids: under eredan@1 an id is a
+deck-list position, and even a dealt one (eredan@2) would let a seat follow a card it may not
+see.
 """
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def _seat(state: State, player: Player, perspective: Perspective) -> dict[str, A
         "hand_count": len(player.hand),
         "hand": [_card(state, c) for c in player.hand] if owner else None,
         "hand_target": hand_target(state, player.seat),
-        "deck_count": len(player.deck),
+        "deck_count": len(player.deck) + player.undealt,
         "deck": ([_card(state, c) for c in player.deck] if perspective == OMNISCIENT
                  else None),
         "discard": [_card(state, c) for c in player.discard],

@@ -2,6 +2,7 @@
 (ER-1.6, ER-4.3, ER-5.5, ER-5.6, ER-5.20)."""
 from __future__ import annotations
 
+from engine.eredan.changes import DeckOut, Drawn, ToDiscard
 from engine.eredan.state import HAND_CAP, State, owner_of
 from engine.ruleset import Change
 
@@ -16,8 +17,7 @@ def draw(state: State, seat: int, count: int, out: Changes) -> int:
     for _ in range(n):
         card = player.deck.pop(0)
         player.hand.append(card)
-        out.append(Change(kind="draw", seat=seat, card=card, name=state.cards[card].name,
-                          secret_to=seat))
+        out.append(Drawn(seat=seat, card=card, secret_to=seat))
     return max(0, n)
 
 
@@ -30,8 +30,7 @@ def refill(state: State, seat: int, target: int, out: Changes) -> None:
         return
     if len(player.deck) < need:
         player.deck_out = True
-        out.append(Change(kind="deck_out", seat=seat, amount=need - len(player.deck),
-                          text="ER-1.6"))
+        out.append(DeckOut(seat=seat, missing=need - len(player.deck)))
     draw(state, seat, need, out)
 
 
@@ -39,4 +38,4 @@ def to_discard(state: State, cid: int, out: Changes) -> None:
     """A card goes to its owner's discard pile, whoever held it."""
     seat = owner_of(cid)
     state.players[seat].discard.append(cid)
-    out.append(Change(kind="to_discard", seat=seat, card=cid, name=state.cards[cid].name))
+    out.append(ToDiscard(seat=seat, card=cid))

@@ -1,1 +1,2 @@
-"""Vitorian Wars (rules: VW- IDs), ruleset "vitorian@1"; registered once, in engine/vitorian/game.py."""
+"""Vitorian Wars (rules: VW- IDs), rulesets "vitorian@1" and "vitorian@2"; registered once, in
+engine/vitorian/game.py."""

@@ -3,6 +3,14 @@ from __future__ import annotations
 
 from engine.ruleset import Change
 from engine.vitorian import flow, orders, zones
+from engine.vitorian.changes import (
+    AttackDeclared,
+    Barraged,
+    CombatValues,
+    CombatVoid,
+    Entrenched,
+    Moved,
+)
 from engine.vitorian.main_phase import own_unit
 from engine.vitorian.state import Combat, State, Unit
 from engine.vitorian.stats import attack, defense, has
@@ -56,9 +64,10 @@ def declare_attack(state: State, ev: DeclareAttack, out: Changes) -> None:
     if not has(state, unit, "swift"):
         unit.exhausted = True  # VW-9.9, VW-10.11
     state.combat = Combat(unit.id, ev.target, ev.seat)
-    target = state.name(ev.target) if ev.target is not None else "the Sovereign"
-    out.append(Change(kind="attack", seat=ev.seat, card=unit.id, name=unit.card.name,
-                      text=f"attacks {target}"))
+    target = (state.name(ev.target) if ev.target is not None
+              else state.players[1 - ev.seat].sovereign.name)
+    out.append(AttackDeclared(seat=ev.seat, card=unit.id, name=unit.card.name, target=ev.target,
+                              target_name=target))
     state.window, state.pending = "orders", 1 - ev.seat  # VW-9.11: the defender opens
 
 
@@ -159,10 +168,11 @@ def _gank_reinforces(state: State, combat: Combat, seat: int, to: tuple[int, int
 
 def gank(state: State, ev: Gank, out: Changes) -> None:
     unit = check_gank(state, ev)
+    origin = (unit.row, unit.col)
     zones.place(state, unit, *ev.to)
     unit.exhausted = True
-    out.append(Change(kind="moved", seat=ev.seat, card=unit.id, name=unit.card.name, cell=ev.to,
-                      text="ganking"))
+    out.append(Moved(seat=ev.seat, card=unit.id, name=unit.card.name, origin=origin, to=ev.to,
+                     via="ganking"))
 
 
 def barrage_supporter(state: State, seat: int) -> Unit | None:
@@ -186,8 +196,8 @@ def barrage(state: State, ev: Barrage, out: Changes) -> None:
             "VW-9.16", "Barrage exhausts 1 ready [S] from your Resource Area")
     area[ev.resource] = True  # VW-9.19
     combat.barrage[ev.seat] = attack(state, supporter)  # VW-9.18
-    out.append(Change(kind="barrage", seat=ev.seat, card=supporter.id, name=supporter.card.name,
-                      amount=combat.barrage[ev.seat]))
+    out.append(Barraged(seat=ev.seat, card=supporter.id, name=supporter.card.name,
+                        attack=combat.barrage[ev.seat]))
     next_step3(state, out)
 
 
@@ -197,13 +207,13 @@ def resolve_damage(state: State, out: Changes) -> None:
     assert combat is not None
     hits = 0
     if not _combatants_present(state, combat):
-        out.append(Change(kind="combat_void", text="a combatant left the battlefield (VW-9.10)"))
+        out.append(CombatVoid(seat=combat.attacking_seat))
     elif combat.target is None:
         hits = 1
     else:
         hits = _unit_combat(state, combat, out)
     if hits and any(has(state, u, "entrench") for u in state.units_of(combat.defending_seat)):
-        out.append(Change(kind="entrenched", seat=combat.defending_seat, text="VW-9.27"))
+        out.append(Entrenched(seat=combat.defending_seat))
         hits = 0
     if hits:
         zones.hit_sovereign(state, combat.defending_seat, out)
@@ -230,8 +240,10 @@ def is_flanked(state: State, attacker: Unit, target: Unit) -> bool:
 def _unit_combat(state: State, combat: Combat, out: Changes) -> int:
     a_att, a_def, t_att, t_def = combat_values(state, combat)
     att, tgt = _combatants(state, combat)
-    out.append(Change(kind="damage", seat=combat.attacking_seat,
-                      text=f"{att.card.name} {a_att}/{a_def} vs {tgt.card.name} {t_att}/{t_def}"))
+    out.append(CombatValues(seat=combat.attacking_seat, attacker=att.id,
+                            attacker_name=att.card.name, attack=a_att, defense=a_def,
+                            target=tgt.id, target_name=tgt.card.name, target_attack=t_att,
+                            target_defense=t_def))
     piercing = has(state, att, "piercing_ammo") and a_att > t_def  # VW-10.8
     target_dies = a_att > 0 and a_att >= t_def  # VW-9.20, VW-9.23
     attacker_dies = t_att > 0 and t_att >= a_def  # VW-9.21

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.ruleset import Change
 from engine.vitorian import zones
+from engine.vitorian.changes import BurnOut, MatchOver, PhaseBegan, TurnBegan, TurnSkipped
 from engine.vitorian.state import State
 
 Changes = list[Change]
@@ -33,10 +34,10 @@ def begin_turn(state: State, out: Changes) -> None:
     state.turn += 1
     seat = state.active
     player = state.players[seat]
-    out.append(Change(kind="turn", seat=seat, amount=state.turn))
+    out.append(TurnBegan(seat=seat, turn=state.turn))
     if player.skip_next:  # VW-6.25, VW-6.27
         player.skip_next = False
-        out.append(Change(kind="turn_skipped", seat=seat, text="VW-6.27"))
+        out.append(TurnSkipped(seat=seat))
         end_turn(state, out)
         return
     ready_step(state, seat)
@@ -69,7 +70,7 @@ def ready_step(state: State, seat: int) -> None:
 def start_burnout(state: State, seat: int, out: Changes) -> None:
     """No card to channel: the Resource Area is reshuffled into a new Convoy (VW-6.26)."""
     player = state.players[seat]
-    out.append(Change(kind="burn_out", seat=seat, amount=len(player.area), text="VW-6.26"))
+    out.append(BurnOut(seat=seat, reshuffled=len(player.area)))
     player.skip_next = True
     player.convoy = list(player.area)
     player.area.clear()
@@ -103,12 +104,12 @@ def draw_step(state: State, out: Changes) -> None:
     zones.draw(state, state.active, 1, out)
     if not state.over:
         state.window, state.pending = "main", state.active
-        out.append(Change(kind="phase", seat=state.active, text="main"))
+        out.append(PhaseBegan(seat=state.active, phase="main"))
 
 
 def begin_combat_phase(state: State, out: Changes) -> None:
     state.window, state.pending = "combat", state.active
-    out.append(Change(kind="phase", seat=state.active, text="combat"))
+    out.append(PhaseBegan(seat=state.active, phase="combat"))
 
 
 def end_turn(state: State, out: Changes) -> None:
@@ -119,7 +120,7 @@ def end_turn(state: State, out: Changes) -> None:
     if state.turn >= TURN_CAP:
         state.over, state.winner, state.reason, state.rule = True, None, "turn_cap", "VW-12.5"
         state.window, state.pending = "over", -1
-        out.append(Change(kind="match_over", text="draw at the turn cap (VW-12.5)"))
+        out.append(MatchOver(reason="turn_cap", rule="VW-12.5"))
         return
     state.active = 1 - state.active
     begin_turn(state, out)

@@ -13,8 +13,8 @@ def registration() -> Registration:
     return Registration(info=load_info("vitorian"), layers={
         "events": "events.vitorian:Event",
         "setup": "events.base:DeckList",
-        "ruleset": "engine.vitorian.rules:RULES",
-        "narration": "engine.narration:GENERIC",
+        "ruleset": "engine.vitorian.rules:RULESETS",
+        "narration": "engine.vitorian.narrate:NARRATION",
         "kit": "engine.vitorian.game:kit",
         "facts": "pipeline.facts.vitorian:VitorianFacts",
         "cards": "pipeline.charges:vitorian_cards",

@@ -4,6 +4,7 @@ from __future__ import annotations
 from engine.ruleset import Change, RuleViolation
 from engine.vitorian import payment, zones
 from engine.vitorian.cards import Card
+from engine.vitorian.changes import FieldConditionPlayed, Linked, Mobilized, Moved
 from engine.vitorian.state import State, Unit
 from engine.vitorian.stats import has
 from engine.vitorian.zones import require
@@ -44,7 +45,7 @@ def mobilize(state: State, ev: Mobilize, out: Changes) -> None:
     unit = Unit(ev.card, card, ev.seat, *ev.cell)
     state.units[unit.id] = unit
     state.grid[ev.cell] = unit.id
-    out.append(Change(kind="mobilized", seat=ev.seat, card=ev.card, name=card.name, cell=ev.cell))
+    out.append(Mobilized(seat=ev.seat, card=ev.card, name=card.name, cell=ev.cell))
 
 
 def move_cost(state: State, unit: Unit) -> tuple[int, int]:
@@ -71,10 +72,11 @@ def move(state: State, ev: Move, out: Changes) -> None:
     require(kinds.count("P") == want_p and kinds.count("S") == want_s and
             len(kinds) == want_p + want_s, "VW-7.8" if want_s else "VW-7.6",
             f"moving {unit.card.name} exhausts [P]{want_p} [S]{want_s}")
+    origin = (unit.row, unit.col)
     zones.exhaust(state, ev.seat, ev.exhaust)
     zones.place(state, unit, *ev.to)
     unit.moved = True
-    out.append(Change(kind="moved", seat=ev.seat, card=unit.id, name=unit.card.name, cell=ev.to))
+    out.append(Moved(seat=ev.seat, card=unit.id, name=unit.card.name, origin=origin, to=ev.to))
 
 
 def link_equipment(state: State, ev: LinkEquipment, out: Changes) -> None:
@@ -85,8 +87,8 @@ def link_equipment(state: State, ev: LinkEquipment, out: Changes) -> None:
     state.players[ev.seat].hand.remove(ev.card)
     payment.pay(state, ev.seat, ev.exhaust, ev.returns, out)
     unit.equipment = ev.card
-    out.append(Change(kind="linked", seat=ev.seat, card=ev.card, name=card.name,
-                      cell=(unit.row, unit.col)))
+    out.append(Linked(seat=ev.seat, card=ev.card, name=card.name, unit=unit.id,
+                      unit_name=unit.card.name, cell=(unit.row, unit.col)))
 
 
 def play_field_condition(state: State, ev: PlayFieldCondition, out: Changes) -> None:
@@ -97,4 +99,4 @@ def play_field_condition(state: State, ev: PlayFieldCondition, out: Changes) -> 
     state.players[ev.seat].hand.remove(ev.card)
     payment.pay(state, ev.seat, ev.exhaust, ev.returns, out)
     state.players[ev.seat].field_condition = ev.card
-    out.append(Change(kind="field_condition", seat=ev.seat, card=ev.card, name=card.name))
+    out.append(FieldConditionPlayed(seat=ev.seat, card=ev.card, name=card.name))

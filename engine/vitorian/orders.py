@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.ruleset import Change, UnsupportedRule
 from engine.vitorian import payment, zones
 from engine.vitorian.cards import Card, Destroy, DrawCards, Modify, ReadyUnit, ReturnResources
+from engine.vitorian.changes import Modified, OrderFizzled, OrderPlayed, Readied
 from engine.vitorian.main_phase import card_in_hand
 from engine.vitorian.state import Mod, OrderOnStack, State
 from engine.vitorian.zones import require
@@ -66,7 +67,7 @@ def play_order(state: State, ev: PlayOrder, out: Changes) -> None:
     payment.pay(state, ev.seat, (), ev.returns, out)
     assert state.combat is not None
     state.combat.stack.append(OrderOnStack(ev.seat, ev.card, ev.target, ev.choice))
-    out.append(Change(kind="order_played", seat=ev.seat, card=ev.card, name=card.name))
+    out.append(OrderPlayed(seat=ev.seat, card=ev.card, name=card.name, target=ev.target))
 
 
 def resolve_stack(state: State, out: Changes) -> None:
@@ -79,8 +80,7 @@ def resolve_stack(state: State, out: Changes) -> None:
         if target_ok(state, entry.seat, card, entry.target):
             RESOLVE[type(card.effect)](state, entry, card, out)  # type: ignore[index]
         else:
-            out.append(Change(kind="order_fizzled", seat=entry.seat, card=entry.card,
-                              name=card.name, text="target no longer legal (VW-9.14)"))
+            out.append(OrderFizzled(seat=entry.seat, card=entry.card, name=card.name))
         state.players[entry.seat].discard.append(entry.card)
 
 
@@ -89,8 +89,9 @@ def _modify(state: State, entry: OrderOnStack, card: Card, out: Changes) -> None
     assert isinstance(effect, Modify) and entry.target is not None
     unit = state.units[entry.target]
     unit.mods.append(Mod(effect.attack, effect.defense, tuple(effect.keywords), effect.until))
-    out.append(Change(kind="modified", seat=unit.owner, card=unit.id, name=unit.card.name,
-                      text=card.text))
+    out.append(Modified(seat=unit.owner, card=unit.id, name=unit.card.name, source=card.name,
+                        attack=effect.attack, defense=effect.defense,
+                        keywords=tuple(effect.keywords), until=effect.until))
 
 
 def _destroy(state: State, entry: OrderOnStack, card: Card, out: Changes) -> None:
@@ -114,7 +115,7 @@ def _ready(state: State, entry: OrderOnStack, card: Card, out: Changes) -> None:
     assert entry.target is not None
     unit = state.units[entry.target]
     unit.exhausted = False
-    out.append(Change(kind="readied", seat=unit.owner, card=unit.id, name=unit.card.name))
+    out.append(Readied(seat=unit.owner, card=unit.id, name=unit.card.name))
 
 
 RESOLVE = {Modify: _modify, Destroy: _destroy, DrawCards: _draw, ReturnResources: _return,

@@ -3,6 +3,15 @@ from __future__ import annotations
 
 from engine.ruleset import Change
 from engine.vitorian import payment, zones
+from engine.vitorian.changes import (
+    AerialRecon,
+    CircularLogistics,
+    Modified,
+    Moved,
+    Recycled,
+    ShieldGranted,
+    Way,
+)
 from engine.vitorian.main_phase import own_unit
 from engine.vitorian.state import Mod, State
 from engine.vitorian.stats import has, is_type
@@ -30,8 +39,7 @@ def recycle(state: State, ev: Recycle, out: Changes) -> None:
     player.convoy.append(ev.resource)
     player.convoy_public.add(ev.resource)
     player.recycled_turn = state.turn
-    out.append(Change(kind="recycled", seat=ev.seat, card=ev.resource, name=kind,
-                      text=ev.ability or ""))
+    out.append(Recycled(seat=ev.seat, card=ev.resource, resource=kind, ability=ev.ability))
     if ev.ability is not None:
         EFFECTS[ev.ability](state, ev, out)
 
@@ -104,18 +112,20 @@ def _check_circular(state: State, ev: Recycle, kind: str) -> None:
 def _do_move(state: State, ev: Recycle, out: Changes) -> None:
     assert ev.unit is not None and ev.to is not None
     unit = state.units[ev.unit]
+    origin = (unit.row, unit.col)
     zones.exhaust(state, ev.seat, ev.exhaust)
     zones.place(state, unit, *ev.to)
-    out.append(Change(kind="moved", seat=ev.seat, card=unit.id, name=unit.card.name, cell=ev.to,
-                      text=ev.ability or ""))
+    via: Way = "forced_march" if ev.ability == "forced_march" else "evasive_maneuvers"
+    out.append(Moved(seat=ev.seat, card=unit.id, name=unit.card.name, origin=origin, to=ev.to,
+                     via=via))
 
 
 def _do_motor_overload(state: State, ev: Recycle, out: Changes) -> None:
     assert ev.unit is not None
     unit = state.units[ev.unit]
     unit.mods.append(Mod(attack=2, keywords=("bayonet_charge",), until="turn"))
-    out.append(Change(kind="modified", seat=ev.seat, card=unit.id, name=unit.card.name,
-                      text="+2/+0 and Bayonet Charge until end of turn (VW-8.4)"))
+    out.append(Modified(seat=ev.seat, card=unit.id, name=unit.card.name, source="Motor Overload",
+                        attack=2, keywords=("bayonet_charge",), until="turn"))
 
 
 def _do_aerial_recon(state: State, ev: Recycle, out: Changes) -> None:
@@ -124,21 +134,20 @@ def _do_aerial_recon(state: State, ev: Recycle, out: Changes) -> None:
     player.convoy = list(ev.top) + rest + list(ev.bottom)
     player.convoy_seen.update(ev.top + ev.bottom)
     player.convoy_public.difference_update(ev.top + ev.bottom)
-    out.append(Change(kind="aerial_recon", seat=ev.seat, amount=len(ev.top),
-                      text=f"{len(ev.top)} on top, {len(ev.bottom)} on the bottom"))
+    out.append(AerialRecon(seat=ev.seat, on_top=len(ev.top), on_bottom=len(ev.bottom),
+                           top=ev.top, bottom=ev.bottom, secret_to=ev.seat))
 
 
 def _do_shield(state: State, ev: Recycle, out: Changes) -> None:
     assert ev.unit is not None
     unit = state.units[ev.unit]
     unit.shield = True
-    out.append(Change(kind="shield", seat=ev.seat, card=unit.id, name=unit.card.name))
+    out.append(ShieldGranted(seat=ev.seat, card=unit.id, name=unit.card.name))
 
 
 def _do_circular(state: State, ev: Recycle, out: Changes) -> None:
     state.players[ev.seat].circular_turn = state.turn
-    out.append(Change(kind="circular_logistics", seat=ev.seat,
-                      text="printed costs return to the Convoy top until end of turn"))
+    out.append(CircularLogistics(seat=ev.seat))
 
 
 CHECKS = {

@@ -1,5 +1,11 @@
-"""The Vitorian Wars ruleset ("vitorian@1"): event dispatch by window, chance outcomes,
-outcome, and the glue to legal moves and views."""
+"""The Vitorian Wars rulesets: event dispatch by window, chance outcomes, outcome, and the glue
+to legal moves and views.
+
+Two versions read logs: "vitorian@1" names cards by their place in the deck list (seat * 100 +
+slot), "vitorian@2" deals every card a random id first (VW-4.11, engine.vitorian.setup), so an
+id seen in play says nothing about the list. They differ only in that deal; new matches are
+played with the newest.
+"""
 from __future__ import annotations
 
 import random
@@ -8,9 +14,17 @@ from typing import Any
 
 from engine.ruleset import Change, PendingSeatRules, Perspective, RuleViolation
 from engine.vitorian import combat, flow, main_phase, orders, recycle, zones
+from engine.vitorian.changes import (
+    Dealt,
+    FirstPlayerChosen,
+    HandKept,
+    MulliganTaken,
+    PhaseBegan,
+    Shuffled,
+)
 from engine.vitorian.determinize import VitorianSight, observe
 from engine.vitorian.legal import legal_events
-from engine.vitorian.setup import initial_state
+from engine.vitorian.setup import deal, initial_state, labels_of
 from engine.vitorian.state import State
 from engine.vitorian.view import view_of
 from engine.vitorian.zones import require
@@ -18,6 +32,7 @@ from events.base import Header
 from events.vitorian import (
     Barrage,
     Concede,
+    Deal,
     DeclareAttack,
     EndPhase,
     Event,
@@ -38,6 +53,7 @@ from events.vitorian import (
 
 Changes = list[Change]
 Handler = Callable[[State, Any, Changes], None]
+Chance = FirstPlayer | Shuffle | Deal
 
 # Each decision: the windows that accept it, the rule naming where it belongs, its handler.
 WINDOWS: dict[type, tuple[tuple[str, ...], str]] = {
@@ -61,11 +77,15 @@ WINDOWS: dict[type, tuple[tuple[str, ...], str]] = {
 class VitorianRules(PendingSeatRules):
     name = "vitorian"
     game = "vitorian"
-    version = 1
     event_type = Event
 
+    def __init__(self, version: int) -> None:
+        self.version = version
+        self.deals = version >= 2
+        """Whether setup first awaits a Deal of random ids per seat (VW-4.11)."""
+
     def setup(self, header: Header) -> State:
-        return initial_state(header)
+        return initial_state(header, deal=self.deals)
 
     def legal(self, state: State, actor: int | None = None) -> list[Any]:
         """The decisions the awaited seat may log now (only one seat is ever awaited, so
@@ -78,6 +98,10 @@ class VitorianRules(PendingSeatRules):
         seat, zone = state.chance[0]
         if zone == "first":
             return FirstPlayer(seat=rng.randrange(2))
+        if zone == "deal":
+            labels = labels_of(seat, len(state.players[seat].undealt))
+            rng.shuffle(labels)
+            return Deal(seat=seat, labels=tuple(labels))
         cards = list(_zone(state, seat, zone))
         rng.shuffle(cards)
         return Shuffle(seat=seat, zone=zone, order=tuple(cards))  # type: ignore[arg-type]
@@ -93,8 +117,12 @@ class VitorianRules(PendingSeatRules):
             require(not state.chance, "VW-12.4", "a concession waits for the chance outcome")
             require(event.seat in (0, 1), "VW-1.1", f"seat {event.seat} does not exist")
             zones.lose(state, event.seat, "concede", "VW-12.4", out)
-        elif kind in (FirstPlayer, Shuffle):
-            _chance(state, event, out)
+        elif kind is Deal and not self.deals:
+            raise RuleViolation("VW-4.11", f"{self.name}@{self.version} deals no ids: a Deal "
+                                           "belongs to vitorian@2 and later logs")
+        elif kind in CHANCE:
+            require(bool(state.chance), "VW-4.2", "no chance outcome is expected now")
+            CHANCE[kind](state, event, out)
         else:
             raise RuleViolation("VW-1.1", f"{kind.__name__} is not a Vitorian Wars event")
         state.steps += 1
@@ -113,26 +141,57 @@ def _zone(state: State, seat: int, zone: str) -> list[int]:
     return player.deck if zone == "maneuver" else player.convoy
 
 
-def _chance(state: State, event: FirstPlayer | Shuffle, out: Changes) -> None:
-    require(bool(state.chance), "VW-4.2", "no chance outcome is expected now")
+def _awaited(rule: str, zone: str) -> str:
+    """The rule a refused chance outcome breaks: the awaited one's (the deal's is VW-4.11)."""
+    return "VW-4.11" if zone == "deal" else rule
+
+
+def _expected(seat: int, zone: str) -> str:
+    """The chance outcome awaited, in words, for refusals."""
+    if zone == "first":
+        return "the first-player draw"
+    if zone == "deal":
+        return f"the deal of seat {seat}'s ids"
+    return f"the shuffle of seat {seat}'s {zone}"
+
+
+def _deal(state: State, event: Deal, out: Changes) -> None:
+    """VW-4.11: the seat's cards get their ids, a permutation of its label set."""
     seat, zone = state.chance[0]
-    if isinstance(event, FirstPlayer):
-        require(zone == "first", "VW-4.2", f"expected the shuffle of seat {seat}'s {zone}")
-        require(event.seat in (0, 1), "VW-4.1", "the first player is seat 0 or 1")
-        state.first = state.active = event.seat
-        state.chance = [(s, z) for s in (0, 1) for z in ("maneuver", "convoy")]
-        out.append(Change(kind="first_player", seat=event.seat))
-        return
-    require((event.seat, event.zone) == (seat, zone), "VW-4.2",
-            f"expected the {'first-player draw' if zone == 'first' else f'shuffle of seat {seat} {zone}'}")
+    require(zone == "deal" and event.seat == seat, "VW-4.11", f"expected {_expected(seat, zone)}")
+    count = len(state.players[seat].undealt)
+    require(sorted(event.labels) == labels_of(seat, count), "VW-4.11",
+            f"the deal must give seat {seat}'s {count} cards the ids {seat * 100} to "
+            f"{seat * 100 + count - 1}, each once")
+    deal(state, seat, event.labels)
+    state.chance.pop(0)
+    out.append(Dealt(seat=seat, cards=count))
+
+
+def _first_player(state: State, event: FirstPlayer, out: Changes) -> None:
+    seat, zone = state.chance[0]
+    require(zone == "first", _awaited("VW-4.2", zone), f"expected {_expected(seat, zone)}")
+    require(event.seat in (0, 1), "VW-4.1", "the first player is seat 0 or 1")
+    state.first = state.active = event.seat
+    state.chance = [(s, z) for s in (0, 1) for z in ("maneuver", "convoy")]
+    out.append(FirstPlayerChosen(seat=event.seat))
+
+
+def _shuffle(state: State, event: Shuffle, out: Changes) -> None:
+    seat, zone = state.chance[0]
+    require((event.seat, event.zone) == (seat, zone), _awaited("VW-4.2", zone),
+            f"expected {_expected(seat, zone)}")
     cards = _zone(state, seat, zone)
     require(sorted(event.order) == sorted(cards), "VW-4.2",
             f"the shuffle order must be a permutation of seat {seat}'s {zone} ({len(cards)} cards)")
     cards[:] = event.order
     state.chance.pop(0)
-    out.append(Change(kind="shuffled", seat=seat, text=zone, amount=len(cards)))
+    out.append(Shuffled(seat=seat, zone=event.zone, cards=len(cards)))
     if not state.chance:
         RESUME[state.window](state, seat, out)
+
+
+CHANCE: dict[type, Handler] = {Deal: _deal, FirstPlayer: _first_player, Shuffle: _shuffle}
 
 
 def _resume_mulligan(state: State, seat: int, out: Changes) -> None:
@@ -166,7 +225,7 @@ def _mulligan(state: State, ev: Mulligan, out: Changes) -> None:
     player.mulligans += 1
     player.deck.extend(player.hand)
     player.hand.clear()
-    out.append(Change(kind="mulligan", seat=ev.seat, amount=player.mulligans))
+    out.append(MulliganTaken(seat=ev.seat, mulligans=player.mulligans))
     state.window, state.chance = "mulligan_shuffle", [(ev.seat, "maneuver")]
 
 
@@ -181,7 +240,7 @@ def _keep(state: State, ev: KeepHand, out: Changes) -> None:
     player.deck.extend(ev.bottom)
     player.bottomed = list(ev.bottom)
     player.kept = True
-    out.append(Change(kind="kept", seat=ev.seat, amount=len(player.hand)))
+    out.append(HandKept(seat=ev.seat, hand=len(player.hand), bottomed=len(ev.bottom)))
     flow.after_keep(state, ev.seat, out)
 
 
@@ -213,7 +272,7 @@ def _end_phase(state: State, ev: EndPhase, out: Changes) -> None:
     if state.window == "main":
         flow.begin_combat_phase(state, out)
     else:
-        out.append(Change(kind="phase", seat=ev.seat, text="end"))
+        out.append(PhaseBegan(seat=ev.seat, phase="end"))
         flow.end_turn(state, out)
 
 
@@ -225,4 +284,9 @@ HANDLERS: dict[type, Handler] = {
     Gank: combat.gank, Barrage: combat.barrage, PassPriority: _pass,
 }
 
-RULES = VitorianRules()
+RULES_V1 = VitorianRules(1)
+RULES_V2 = VitorianRules(2)
+RULESETS = (RULES_V1, RULES_V2)
+"""The game's "ruleset" layer: every version its logs may name, oldest first."""
+RULES = RULES_V2
+"""The rules new matches are played with (the bots' lookahead plays on either alike)."""

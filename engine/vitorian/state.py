@@ -1,7 +1,8 @@
 """The mutable state of a Vitorian Wars match and its cheap copy for replay snapshots.
 
-Every physical card of a match gets an instance id: seat * 100 + position in the expanded deck
-list (maneuver 0-49, convoy 50-59, defense 60-64, sovereign 99). Events name cards by these ids.
+Every physical card of a match has an instance id, seat * 100 + a number below 100 (the
+Sovereign 99); events name cards by these ids. How the others are given (by place in the deck
+list under vitorian@1, dealt at random under vitorian@2) is engine.vitorian.setup's.
 """
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from dataclasses import dataclass, field
 
 from engine.vitorian.cards import Card
 
+Undealt = tuple[tuple[str, Card], ...]
+"""(section, card) per physical card awaiting its id, in deck-list order (vitorian@2)."""
 Cell = tuple[int, int]
 SOVEREIGN_SLOT = 99
 
@@ -65,13 +68,15 @@ class Player:
     circular_turn: int = -1
     skip_next: bool = False
     turns_taken: int = 0
+    undealt: Undealt = ()
 
     def copy(self) -> Player:
         return Player(self.seat, self.name, self.sovereign, list(self.deck), list(self.hand),
                       list(self.convoy), dict(self.area), list(self.defense), list(self.discard),
                       list(self.removed), self.field_condition, self.mulligans, self.kept,
                       list(self.bottomed), set(self.convoy_public), set(self.convoy_seen),
-                      self.recycled_turn, self.circular_turn, self.skip_next, self.turns_taken)
+                      self.recycled_turn, self.circular_turn, self.skip_next, self.turns_taken,
+                      self.undealt)
 
 
 @dataclass(slots=True)

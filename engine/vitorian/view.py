@@ -3,13 +3,15 @@
 A seat sees its own hand and the cards it bottomed or looked at; never the opponent's hand, any
 deck order, the Defense Piles or unknown Convoy cards. A spectator sees only public information;
 the organiser sees everything. Hidden cards appear as counts or None, never as instance ids,
-because ids would reveal deck-list positions.
+because ids would reveal deck-list positions (vitorian@1) and which card is where. What each
+perspective may see of the events and changes of a step is the narration's
+(engine.vitorian.narrate).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from engine.ruleset import OMNISCIENT, Change, Perspective, sees_seat
+from engine.ruleset import OMNISCIENT, Perspective, sees_seat
 from engine.vitorian import stats
 from engine.vitorian.state import Player, State, Unit
 
@@ -100,9 +102,3 @@ def _unit(state: State, unit: Unit) -> dict[str, Any]:
         "equipment": _card(state, eq) if eq is not None else None,
     }
 
-
-def visible_change(change: Change, perspective: Perspective) -> Change | None:
-    """The change as `perspective` sees it: secret cards of another seat become hidden."""
-    if change.secret_to is None or sees_seat(perspective, change.secret_to):
-        return change
-    return Change(kind=change.kind, seat=change.seat, amount=change.amount, text=change.text)

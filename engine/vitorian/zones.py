@@ -2,6 +2,16 @@
 from __future__ import annotations
 
 from engine.ruleset import Change, RuleViolation
+from engine.vitorian.changes import (
+    Channeled,
+    Destroyed,
+    Drew,
+    MatchOver,
+    ShieldUsed,
+    SovereignFell,
+    SovereignHit,
+    ToConvoy,
+)
 from engine.vitorian.state import Player, State, Unit
 
 Changes = list[Change]
@@ -23,8 +33,7 @@ def draw(state: State, seat: int, count: int, out: Changes) -> None:
         if player.bottomed and card in player.bottomed:
             player.bottomed.remove(card)
         player.hand.append(card)
-        out.append(Change(kind="draw", seat=seat, card=card, name=state.name(card),
-                          secret_to=seat))
+        out.append(Drew(seat=seat, card=card, name=state.name(card), secret_to=seat))
 
 
 def channel(state: State, seat: int, count: int, out: Changes) -> None:
@@ -35,8 +44,7 @@ def channel(state: State, seat: int, count: int, out: Changes) -> None:
         player.convoy_public.discard(card)
         player.convoy_seen.discard(card)
         player.area[card] = False
-        out.append(Change(kind="channel", seat=seat, card=card,
-                          name=state.cards[card].resource))
+        out.append(Channeled(seat=seat, card=card, resource=state.resource_kind(card)))
 
 
 def to_convoy(state: State, seat: int, ids: tuple[int, ...], on_top: bool, out: Changes) -> None:
@@ -50,8 +58,7 @@ def to_convoy(state: State, seat: int, ids: tuple[int, ...], on_top: bool, out: 
     else:
         player.convoy.extend(ids)
     if ids:
-        out.append(Change(kind="to_convoy", seat=seat, amount=len(ids),
-                          text="top" if on_top else "bottom"))
+        out.append(ToConvoy(seat=seat, resources=ids, place="top" if on_top else "bottom"))
 
 
 def exhaust(state: State, seat: int, ids: tuple[int, ...]) -> None:
@@ -64,12 +71,12 @@ def destroy(state: State, unit: Unit, out: Changes, *, shield_saves: bool = True
     """Destroy a unit unless a Shield marker saves it (VW-8.9); returns True if destroyed."""
     if shield_saves and unit.shield:
         unit.shield = False
-        out.append(Change(kind="shield_used", seat=unit.owner, card=unit.id,
-                          name=unit.card.name, cell=(unit.row, unit.col)))
+        out.append(ShieldUsed(seat=unit.owner, card=unit.id, name=unit.card.name,
+                              cell=(unit.row, unit.col)))
         return False
     remove_unit(state, unit)
-    out.append(Change(kind="destroyed", seat=unit.owner, card=unit.id, name=unit.card.name,
-                      cell=(unit.row, unit.col)))
+    out.append(Destroyed(seat=unit.owner, card=unit.id, name=unit.card.name,
+                         cell=(unit.row, unit.col)))
     return True
 
 
@@ -94,9 +101,9 @@ def hit_sovereign(state: State, seat: int, out: Changes) -> None:
     player = state.players[seat]
     if player.defense:
         player.removed.append(player.defense.pop(0))
-        out.append(Change(kind="sovereign_hit", seat=seat, amount=len(player.defense)))
+        out.append(SovereignHit(seat=seat, defense_left=len(player.defense)))
     else:
-        out.append(Change(kind="sovereign_fell", seat=seat, name=player.sovereign.name))
+        out.append(SovereignFell(seat=seat, sovereign=player.sovereign.name))
         lose(state, seat, "sovereign_fell", "VW-9.26", out)
 
 
@@ -106,10 +113,11 @@ def lose(state: State, seat: int, reason: str, rule: str, out: Changes) -> None:
     if state.over:
         if state.winner == seat:
             state.winner, state.reason, state.rule = None, "both_lose", "VW-12.6"
+            out.append(MatchOver(reason="both_lose", rule="VW-12.6"))
         return
     state.over, state.winner, state.reason, state.rule = True, 1 - seat, reason, rule
     state.window, state.pending = "over", -1
-    out.append(Change(kind="match_over", seat=1 - seat, text=f"{reason} ({rule})"))
+    out.append(MatchOver(seat=1 - seat, reason=reason, rule=rule))
 
 
 def player(state: State, seat: int) -> Player:

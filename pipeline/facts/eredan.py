@@ -5,7 +5,8 @@ Card events come from the engine's derived changes (engine/eredan/*), never re-d
 (played in Phase 2; target: the character it went on), "defeated" (destroyed, seat = owner) and
 "physical" / "magic" (a hit: one row per card that dealt damage in the event, amount = the HP it
 really removed, read from the engine's per-card damage statistic, ER-7.13; "loses X HP" is not
-damage, ER-7.7). Events name card instances (seat * 100 + slot); the lake names catalog cards.
+damage, ER-7.7). Events name card instances (seat * 100 + 0..49, 91-93 for characters); the
+lake names catalog cards.
 """
 from __future__ import annotations
 
@@ -15,17 +16,27 @@ from typing import Any
 import msgspec
 
 from engine.eredan.cards import Character, load_catalog
+from engine.eredan.changes import (
+    Combatants,
+    Defeated,
+    Drawn,
+    MagicDamage,
+    PhysicalDamage,
+    Pulled,
+    Revealed,
+    TurnStarted,
+)
 from engine.eredan.deckcheck import SECTIONS, deck_guilds, resolve
 from engine.eredan.state import State, owner_of
 from engine.ruleset import Change, Outcome, Ruleset
 from events.base import DeckList, Header
 from events.eredan import PlayCards
-from pipeline.facts import DeckLines, FactVisitor, LogMeta, deck_lines, seat_result
+from pipeline.facts import DeckLines, FactVisitor, LogMeta, deck_lines
 
 MERCENARIES = "Mercenaries"
 DeckFacts = tuple[str, str, str, DeckLines]
 """(deck_id, faction, leader, deck lines)."""
-DAMAGE = ("physical", "magic")
+DAMAGE = (PhysicalDamage, MagicDamage)
 
 
 @lru_cache(maxsize=1024)
@@ -65,42 +76,38 @@ class EredanFacts(FactVisitor):
         self.events = seq
         damaged = False
         for change in changes:
-            kind = change.kind
-            if kind == "turn":
-                self.turn = change.amount or 0
-            elif kind == "draw":
+            if isinstance(change, TurnStarted):
+                self.turn = change.turn
+            elif isinstance(change, Drawn):
                 assert change.card is not None
                 self.card_event(seq, change.seat, state.cards[change.card].id,
                                 "drawn" if self.turn >= 1 else "opening_hand")
-            elif kind == "combatants":
-                assert change.card is not None and change.amount is not None
-                self.combatants = (change.card, change.amount)
-            elif kind in ("revealed", "pulled"):
+            elif isinstance(change, Combatants):
+                self.combatants = (change.attacker, change.defender)
+            elif isinstance(change, (Revealed, Pulled)):
                 self._played(seq, event, change, state)
-            elif kind == "defeated":
-                assert change.card is not None
-                self.card_event(seq, change.seat, state.cards[change.card].id, "destroyed")
-            elif kind in DAMAGE and change.amount:
+            elif isinstance(change, Defeated):
+                self.card_event(seq, change.seat, state.cards[change.character].id, "destroyed")
+            elif isinstance(change, DAMAGE) and change.hp:
                 damaged = True
         if damaged:
             self._hits(seq, changes, state)
 
     def end(self, state: State, outcome: Outcome | None) -> None:
-        first = self.finish(outcome, state.first, state.turn)
-        assert outcome is not None
+        """matches and seats (setup_id: the deck_id), then decks: faction is the deck's guild,
+        leader its three characters."""
+        self.finish(outcome, state.first, state.turn,
+                    {seat: facts[0] for seat, facts in self.decks.items()})
         for seat in self.header.seats:
             deck_id, faction, leader, _ = self.decks[seat.seat]
-            self.rows["seats"].append(
-                (self.match_id, self.game, self.month, seat.seat, seat.player, deck_id,
-                 seat.setup.name, faction, leader, seat.seat == first,
-                 seat_result(outcome.winner, seat.seat)))
+            self.deck_row(seat.seat, deck_id, seat.setup.name, faction, leader)
 
-    def _played(self, seq: int, event: Any, change: Change, state: State) -> None:
+    def _played(self, seq: int, event: Any, change: Revealed | Pulled, state: State) -> None:
         """Target: the character it went on: an Artisan's receiver, else the chosen target,
         else the seat's combatant, who plays it (ER-5.12); a pulled card has the same user."""
-        assert change.card is not None and change.seat is not None
+        assert change.seat is not None
         aim: int | None = None
-        if change.kind == "revealed" and isinstance(event, PlayCards):
+        if isinstance(change, Revealed) and isinstance(event, PlayCards):
             play = next((p for p in event.plays if p.card == change.card), None)
             if play is not None:
                 aim = play.receiver if play.receiver is not None else play.target
@@ -121,9 +128,8 @@ class EredanFacts(FactVisitor):
                 self.dealt[cid] = total
         magic: dict[int, set[int]] = {}
         for change in changes:
-            if change.kind == "magic" and change.amount and change.seat is not None \
-                    and change.card is not None:
-                magic.setdefault(change.seat, set()).add(change.card)
+            if isinstance(change, MagicDamage) and change.hp and change.seat is not None:
+                magic.setdefault(change.seat, set()).add(change.character)
         for cid, amount in sorted(grown):
             seat = owner_of(cid)
             aim: int | None = None

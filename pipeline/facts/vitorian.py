@@ -4,7 +4,7 @@ Card events are read from the engine's derived changes, never re-derived here, s
 counts exactly what the rules did: "draw" (after the opening hand: turn >= 1), "kept" (the hand
 kept), "mobilized" / "linked" / "field_condition" / "order_played" (played), "destroyed", and
 "sovereign_hit" / "sovereign_fell" (a hit by the attacker the last "attack" change declared).
-Events name card instances (seat * 100 + slot); the lake names catalog cards.
+Events and changes name card instances (engine.vitorian.setup); the lake names catalog cards.
 """
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ import msgspec
 
 from engine.ruleset import Change, Outcome, Ruleset
 from engine.vitorian.cards import Card, load_catalog
+from engine.vitorian.changes import AttackDeclared, Destroyed, Drew, HandKept, TurnBegan
 from engine.vitorian.deckcheck import SECTIONS, resolve
 from engine.vitorian.state import State
 from events.base import DeckList, Header
-from pipeline.facts import DeckLines, FactVisitor, LogMeta, deck_lines, seat_result
+from pipeline.facts import DeckLines, FactVisitor, LogMeta, deck_lines
 
 DeckFacts = tuple[str, DeckLines]
 """(deck_id, deck lines)."""
@@ -64,53 +65,51 @@ class VitorianFacts(FactVisitor):
                 handler(self, seq, event, change, changes, state)
 
     def end(self, state: State, outcome: Outcome | None) -> None:
-        first = self.finish(outcome, state.first, state.turn)
-        assert outcome is not None
+        """matches and seats (setup_id: the deck_id), then decks: faction is the Sovereign's
+        colour, leader the Sovereign's card id."""
+        self.finish(outcome, state.first, state.turn, self.decks)
         for seat in self.header.seats:
-            player = state.players[seat.seat]
-            self.rows["seats"].append(
-                (self.match_id, self.game, self.month, seat.seat, seat.player,
-                 self.decks[seat.seat], seat.setup.name, faction(player.sovereign),
-                 player.sovereign.id, seat.seat == first, seat_result(outcome.winner, seat.seat)))
+            sovereign = state.players[seat.seat].sovereign
+            self.deck_row(seat.seat, self.decks[seat.seat], seat.setup.name, faction(sovereign),
+                          sovereign.id)
 
     # Change handlers: (self, seq, event, the change, all the event's changes, state) --------
 
-    def _turn(self, seq: int, event: Any, change: Change, changes: list[Change],
+    def _turn(self, seq: int, event: Any, change: TurnBegan, changes: list[Change],
               state: State) -> None:
-        self.turn = change.amount or 0
+        self.turn = change.turn
 
-    def _kept(self, seq: int, event: Any, change: Change, changes: list[Change],
+    def _kept(self, seq: int, event: Any, change: HandKept, changes: list[Change],
               state: State) -> None:
         """The hand now, less what the same event drew after the keep (a turn may start)."""
         seat = change.seat
         assert seat is not None
         after = changes[changes.index(change) + 1:]
-        later = {c.card for c in after if c.kind == "draw" and c.seat == seat}
+        later = {c.card for c in after if isinstance(c, Drew) and c.seat == seat}
         for cid in state.players[seat].hand:
             if cid not in later:
                 self.card_event(seq, seat, state.cards[cid].id, "opening_hand")
 
-    def _draw(self, seq: int, event: Any, change: Change, changes: list[Change],
+    def _draw(self, seq: int, event: Any, change: Drew, changes: list[Change],
               state: State) -> None:
         if self.turn >= 1 and change.card is not None:
             self.card_event(seq, change.seat, state.cards[change.card].id, "drawn")
 
-    def _played(self, seq: int, event: Any, change: Change, changes: list[Change],
+    def _played(self, seq: int, event: Any, change: Any, changes: list[Change],
                 state: State) -> None:
-        """Target: the unit an Equipment went on, or an Order's target unit."""
-        assert change.card is not None
+        """Target: the unit an Equipment went on, or an Order's target unit. `change` is
+        Mobilized, Linked, FieldConditionPlayed or OrderPlayed: each names its `card`."""
         aim = event.unit if change.kind == "linked" else getattr(event, "target", None)
         target = state.cards[aim].id if aim is not None else None
         self.card_event(seq, change.seat, state.cards[change.card].id, "played", target)
 
-    def _destroyed(self, seq: int, event: Any, change: Change, changes: list[Change],
+    def _destroyed(self, seq: int, event: Any, change: Destroyed, changes: list[Change],
                    state: State) -> None:
-        assert change.card is not None
         self.card_event(seq, change.seat, state.cards[change.card].id, "destroyed")
 
-    def _attack(self, seq: int, event: Any, change: Change, changes: list[Change],
+    def _attack(self, seq: int, event: Any, change: AttackDeclared, changes: list[Change],
                 state: State) -> None:
-        assert change.seat is not None and change.card is not None
+        assert change.seat is not None
         self.attacker = (change.seat, change.card)
 
     def _hit(self, seq: int, event: Any, change: Change, changes: list[Change],
@@ -125,7 +124,8 @@ class VitorianFacts(FactVisitor):
                         state.players[hit_seat].sovereign.id, 1)
 
 
-Handler = Callable[[VitorianFacts, int, Any, Change, list[Change], State], None]
+Handler = Callable[[VitorianFacts, int, Any, Any, list[Change], State], None]
+"""A handler takes the change kind it is registered for (engine.vitorian.changes)."""
 _HANDLERS: dict[str, Handler] = {
     "turn": VitorianFacts._turn, "kept": VitorianFacts._kept, "draw": VitorianFacts._draw,
     "destroyed": VitorianFacts._destroyed, "attack": VitorianFacts._attack,

@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if lake.exists() and not lake.is_dir():
         raise UserError(f"{args.lake}: is a file, not a lake folder (postgame ingest LOGS "
                         "--lake DIR makes one)")
+    refuse_other_layout(lake)
     port = choose_port(args.port, args.address)
     if not (lake / "manifest.json").is_file():
         print(f"postgame app: {lake} holds no lake yet; the app will say how to fill it",
@@ -73,6 +74,21 @@ def run(args: argparse.Namespace) -> int:
         return 0
     finally:
         _stop(server)
+
+
+def refuse_other_layout(lake: Path) -> None:
+    """A lake of another layout is refused here, as every command refuses it, rather than
+    opened on a page that can only say the same; other faults are the app's to show."""
+    from pipeline.lake import Lake
+    from pipeline.lake_layout import LakeError
+    from pipeline.manifest import OtherLayout
+
+    try:
+        Lake(lake).manifest()
+    except OtherLayout as err:
+        raise UserError(str(err)) from err
+    except LakeError:
+        pass
 
 
 def server_command(port: int, address: str) -> list[str]:

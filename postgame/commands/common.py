@@ -97,7 +97,8 @@ def load_log(path: str | Path) -> Any:
 
 
 def parse_perspective(text: str, header: Header | None = None) -> Perspective:
-    """A seat number, a player's name from the header, 'organiser' or 'spectator'."""
+    """A seat number, a player's name from the header, 'organiser', 'spectator', or another
+    perspective the game's narration lists for the match (a side's: 'side:hounds')."""
     lowered = text.strip().lower()
     if lowered in (OMNISCIENT, "organizer", "all"):
         return OMNISCIENT
@@ -109,8 +110,24 @@ def parse_perspective(text: str, header: Header | None = None) -> Perspective:
     for seat in seats:
         if seat.player.lower() == lowered:
             return seat.seat
-    known = ", ".join([OMNISCIENT, SPECTATOR] + [f"{s.seat} ({s.player})" for s in seats])
+    listed = _listed_perspectives(header)
+    for perspective, _ in listed:
+        if isinstance(perspective, str) and perspective.lower() == lowered:
+            return perspective
+    known = ", ".join([OMNISCIENT, SPECTATOR] + [f"{s.seat} ({s.player})" for s in seats] +
+                      [p for p, _ in listed if isinstance(p, str)
+                       and p not in (OMNISCIENT, SPECTATOR)])
     raise UserError(f"unknown perspective {text!r}; choose one of: {known}")
+
+
+def _listed_perspectives(header: Header | None) -> list[tuple[Perspective, str]]:
+    """The perspectives the header's game lists (none for a game this build does not know)."""
+    from engine import registry
+    from engine.narration import narration_for
+
+    if header is None or not registry.is_registered(header.game):
+        return []
+    return narration_for(header.game).perspectives(header)
 
 
 def print_json(data: Any) -> None:

@@ -52,7 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         sub, "ingest", help="verify logs and add their facts to the Parquet lake",
         description="Verify match logs, replay them and commit their facts (matches, seats, "
-                    "deck_cards, card_events) to a Parquet lake, atomically and idempotently.",
+                    "and the tables of the game's capabilities and its own: decks, "
+                    "deck_cards, card_events for the card games) to a Parquet lake, "
+                    "atomically and idempotently.",
         examples=EXAMPLES)
     add_log_paths(p)
     p.add_argument("--lake", type=Path, required=True, help="the lake folder (created if new)")

@@ -2,7 +2,8 @@
 (a table with intervals) or as a script reads them (--json, --csv).
 
 Rates print as "61.2% (55.1-67.0)": the value and its Wilson 95% interval; sample sizes sit in
-their own columns. A draw counts as not a win everywhere (pipeline/sql/*.sql headers).
+their own columns. A draw counts as not a win everywhere (pipeline/sql/*/*.sql headers). Each
+game's tables are those of its suite (pipeline.metrics.suite, data/<game>/game.toml).
 """
 from __future__ import annotations
 
@@ -63,8 +64,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "win rate, played rate, win rates when played, drawn and not drawn.",
         examples=STATS_EXAMPLES)
     add_scope_arguments(p)
-    p.add_argument("--table", choices=list(TABLES), default="cards",
-                   help="what to show (default cards)")
+    p.add_argument("--table", choices=list(TABLES),
+                   help="what to show, among the game's suite (default: cards for a card "
+                        "game, else coverage)")
     p.add_argument("--sort", metavar="COLUMN[:asc]", help="order rows by this column")
     p.add_argument("--limit", type=_positive, metavar="N", help="show the first N rows")
     add_output_arguments(p)
@@ -175,9 +177,24 @@ def sort_rows(frame: pd.DataFrame, spec: str | None) -> pd.DataFrame:
                              ignore_index=True)
 
 
+def suite_model(game: str, table: str | None) -> str:
+    """The model --table names, if the game's suite has it (pipeline.metrics.suite); without
+    --table, card usage for a game that has it, else the suite's first model."""
+    suite = metrics.suite(game)
+    if table is None:
+        return TABLES["cards"] if TABLES["cards"] in suite else suite[0]
+    model = TABLES[table]
+    if model not in suite:
+        named = [alias for alias, name in TABLES.items() if name in suite]
+        raise UserError(f"--table {table}: {game} has no {model.replace('_', ' ')} table; its "
+                        f"tables: {', '.join(named) or ', '.join(suite)}")
+    return model
+
+
 def run_stats(args: argparse.Namespace) -> int:
-    scope, model = scope_of(args), TABLES[args.table]
+    scope = scope_of(args)
     with open_scope(args.lake, scope) as (con, coverage):
+        model = suite_model(scope.game, args.table)
         frame = metrics.run_model(con, model, **scope.params())
     frame = sort_rows(frame, args.sort)
     if args.limit:
@@ -236,6 +253,9 @@ def console() -> Console:
 def run_matchups(args: argparse.Namespace) -> int:
     scope = scope_of(args)
     with open_scope(args.lake, scope) as (con, coverage):
+        if "matchups" not in metrics.suite(scope.game):
+            raise UserError(f"{scope.game} has no matchups: its seats play no factions "
+                            f"(its tables: {', '.join(metrics.suite(scope.game))})")
         long = metrics.matchups(con, scope.game, scope.format, scope.date_from, scope.date_to,
                                 scope.min_sample)
     if args.json:

@@ -23,7 +23,12 @@ from events.jsonl import load_log
 from events.log import encode_log
 from pipeline.ingest import find_logs, ingest
 from pipeline.lake import Lake
-from tests.pipeline.conftest import fixture_lake, fixture_logs, fixture_report  # noqa: F401
+from tests.pipeline.conftest import (  # noqa: F401
+    fixture_lake,
+    fixture_logs,
+    fixture_report,
+    tally,
+)
 
 APP = Path(__file__).resolve().parents[2] / "dashboards" / "app.py"
 TIMEOUT_S = 120

@@ -71,3 +71,18 @@ def test_characters_played_cards_and_changes_are_drawn(replay: Replay) -> None:
 
 def test_the_board_is_registered() -> None:
     assert "eredan" in known_boards() and board_renderer("eredan") is render_svg
+
+
+def test_the_change_list_names_cards_and_keeps_the_others_draws_secret(replay: Replay) -> None:
+    """The opening hands: a seat's list names its own five cards, the other's as hidden cards;
+    the organiser's names all ten."""
+    step = next(s for s in range(1, len(replay) + 1)
+                if any(c["kind"] == "draw" for c in changes_at(replay, s, OMNISCIENT)))
+    for seat in (0, 1):
+        svg = render_svg(view_at(replay, step, seat), changes_at(replay, step, seat))
+        lines = list(ElementTree.fromstring(svg).itertext())
+        assert lines.count(f"draw · seat {1 - seat} · (hidden card)") == 5
+        for card in view_at(replay, step, seat)["seats"][seat]["hand"]:
+            assert f"draw · seat {seat} · {card['name']}" in lines
+    assert "(hidden card)" not in render_svg(view_at(replay, step, OMNISCIENT),
+                                             changes_at(replay, step, OMNISCIENT))

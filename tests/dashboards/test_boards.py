@@ -101,8 +101,8 @@ def test_the_steps_changes_are_outlined_on_their_cells(replay: Replay) -> None:
     assert 'class="change-mobilized"' in svg and "mobilized" in svg
     destroyed = {"kind": "destroyed", "seat": 0, "card": 999, "name": "Gone Unit",
                  "cell": [2, 3]}
-    moved = {"kind": "moved", "seat": 0, "card": -1, "name": "Mover", "cell": [2, 4],
-             "from": [1, 4]}
+    moved = {"kind": "moved", "seat": 0, "card": -1, "name": "Mover", "origin": [1, 4],
+             "to": [2, 4]}
     svg = render_svg(view, [destroyed, moved])
     assert 'class="change-destroyed"' in svg and "Gone Unit" in svg
     assert "moved away" in svg and svg.count('class="change-moved"') == 2

@@ -52,7 +52,7 @@ def test_a_faction_scopes_card_stats_to_its_decks(lake: data.LakeRef,
     faction = data.factions(lake, "vitorian")[0]
     scoped = data.card_stats(lake, "vitorian", None, None, None, faction, 0)
     everyone = data.card_stats(lake, "vitorian", None, None, None, None, 0)
-    found = lake_con.execute("SELECT count(*) FROM seats WHERE faction = ?",
+    found = lake_con.execute("SELECT count(*) FROM decks WHERE faction = ?",
                              [faction]).fetchone()
     assert found is not None
     decks = found[0]

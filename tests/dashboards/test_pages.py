@@ -98,7 +98,9 @@ def test_replay_as_a_seat_hides_the_other_hand(open_app: OpenApp, fixture_lake: 
     assert organiser.count('class="card-back"') == 0
     assert seat0.count('class="card-back"') > 0
     assert spectator.count('class="card-face"') == 0
-    assert "(hidden card)" in "\n".join(str(d.value) for d in at.dataframe)
+    changes = [str(words) for d in at.dataframe if "changes" in d.value
+               for words in d.value["changes"]]
+    assert any("draws a card" in words for words in changes)  # a hidden draw, unnamed
     assert not at.exception
 
 
@@ -141,7 +143,7 @@ def test_card_stats_shows_every_card_with_its_sample(open_app: OpenApp, fixture_
                                                      lake_con: duckdb.DuckDBPyConnection) -> None:
     at = open_app(fixture_lake.root, "cards")
     assert not at.exception
-    decks = one(lake_con, "SELECT count(*) FROM seats")
+    decks = one(lake_con, "SELECT count(*) FROM decks")
     cards = one(lake_con, "SELECT count(DISTINCT card) FROM deck_cards")
     assert metric_values(at)["Decks in scope"] == f"{decks:,}"
     assert metric_values(at)["Cards"] == f"{cards:,}"
@@ -159,7 +161,7 @@ def test_card_stats_by_faction_counts_that_factions_decks(open_app: OpenApp, fix
     at = open_app(fixture_lake.root, "cards")
     faction = at.selectbox(key="scope_faction").options[1]
     at.selectbox(key="scope_faction").set_value(faction).run()
-    decks = one(lake_con, "SELECT count(*) FROM seats WHERE faction = ?", faction)
+    decks = one(lake_con, "SELECT count(*) FROM decks WHERE faction = ?", faction)
     assert metric_values(at)["Decks in scope"] == f"{decks:,}"
     assert f"{faction} decks only" in texts(at)
     at.number_input(key="scope_min_sample").set_value(decks + 1).run()
@@ -172,11 +174,11 @@ def test_matchups_heatmap_and_pairs(open_app: OpenApp, fixture_lake: Lake,
     at = open_app(fixture_lake.root, "matchups")
     assert not at.exception
     pairs = one(lake_con, "SELECT count(*) FROM (SELECT DISTINCT a.faction, b.faction FROM "
-                          "seats a JOIN seats b ON a.match_id = b.match_id AND a.seat <> b.seat)")
+                          "decks a JOIN decks b ON a.match_id = b.match_id AND a.seat <> b.seat)")
     assert len(at.dataframe[0].value) == pairs
     assert at.get("vega_lite_chart")
-    first_wins = one(lake_con, "SELECT avg(CASE WHEN winner_seat = first_seat THEN 1.0 ELSE 0 "
-                               "END) FROM matches")
+    first_wins = one(lake_con, "SELECT avg(CASE WHEN result = 'win' THEN 1.0 ELSE 0 END) "
+                               "FROM seats WHERE is_first")
     assert metric_values(at)["First player's win rate"] == f"{first_wins:.1%}"
 
 
@@ -250,3 +252,46 @@ def test_pages_never_write_to_the_lake(open_app: OpenApp, fixture_lake: Lake) ->
     for page in (None, "cards", "matchups", "charges", "export", "lake"):
         assert not open_app(fixture_lake.root, page).exception
     assert snapshot() == before
+
+
+# Pages by capability ------------------------------------------------------------------------
+
+def test_each_games_pages_are_those_of_its_capabilities(tally: str) -> None:
+    from dashboards.pages import pages_for
+
+    titles = {game: [spec.title for specs in pages_for(game).values() for spec in specs]
+              for game in ("vitorian", "eredan", tally)}
+    assert titles["vitorian"] == titles["eredan"] == [
+        "Replay", "Card stats", "Matchups", "Charges", "Export", "Data"]
+    assert titles[tally] == ["Replay", "Export", "Data"]
+
+
+def test_a_game_without_card_statistics_shows_no_card_pages(open_app: OpenApp, tally: str,
+                                                            tmp_path: Path) -> None:
+    """A lake of Tally matches (no decks, no cards): the app lists Replay, Export and Data;
+    the card, matchup and charge pages are not there to open, empty or not."""
+    from tests.pipeline.test_schema import tally_lake
+
+    lake = tally_lake(tmp_path / "lake")
+    at = open_app(lake.root)
+    assert not at.exception and at.title[0].value == "Replay"
+    for page in ("cards", "matchups", "charges"):
+        with pytest.raises(ValueError, match="Could not find a navigation page"):
+            at.switch_page(f"app_pages/{page}.py")
+    at.switch_page("app_pages/export.py").run()
+    assert not at.exception and metric_values(at)["Matches"] == "1"
+    at.switch_page("app_pages/lake.py").run()
+    assert not at.exception and metric_values(at)["Matches"] == "1"
+    rows = dict(at.dataframe[1].value[["table_name", "rows"]].itertuples(index=False))
+    assert (rows["matches"], rows["seats"], rows["decks"], rows["tally_scores"]) == (1, 2, 0, 0)
+
+
+def test_a_layout_one_lake_is_explained_not_shown(open_app: OpenApp, tmp_path: Path) -> None:
+    from tests.pipeline.conftest import write_layout_one_lake
+
+    root = write_layout_one_lake(tmp_path / "old")
+    at = open_app(root)
+    assert not at.exception
+    words = shown(texts(at))
+    assert "Nothing to show yet" in words and "a layout-1 lake" in words
+    assert "postgame ingest LOGS --lake NEW" in words

@@ -1,7 +1,8 @@
 """Replay frames: one step of a log as a perspective sees it, board, event and changes.
 
 The event list is as careful as the board: chance outcomes (shuffle orders) are the organiser's
-alone, and the cards a seat bottomed after a mulligan (VW-4.7) are that seat's alone.
+alone, and the cards a seat bottomed after a mulligan (VW-4.7) are that seat's alone. It says
+each step in the game's words (engine.vitorian.narrate): names, never ids.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from dashboards.replaying import (
 )
 from engine.ruleset import OMNISCIENT, SPECTATOR
 from engine.tournament import SeasonConfig, run_season
+from engine.vitorian.changes import Drew
 from events.base import actor_kind
 from events.jsonl import load_log
 from tests.registry_tools import without_layer
@@ -56,25 +58,33 @@ def test_seeking_back_and_forth_gives_the_same_frame(cursor: ReplayCursor) -> No
 
 
 def test_chance_outcomes_are_the_organisers_alone(cursor: ReplayCursor) -> None:
+    """Everyone reads that a deck was shuffled; only the organiser reads the order it fell in."""
     shuffles = [r for r in cursor.records if type(r.event).__name__ == "Shuffle"]
     assert shuffles and all(actor_kind(r.event) == "chance" for r in shuffles)
+    players = cursor.players()
     for record in shuffles:
-        assert "order=" in told_step(record, OMNISCIENT)[0]
+        zone = {"maneuver": "Maneuver Deck", "convoy": "Supply Convoy"}[record.event.zone]
+        seen = f"{players[record.event.seat]}'s {zone} is shuffled"
+        assert told_step(record, OMNISCIENT)[0].startswith(f"{seen}, top first: ")
         for who in (SPECTATOR, 0, 1):
-            text = told_step(record, who)[0]
-            assert "order" not in text and "details hidden" in text
+            assert told_step(record, who)[0] == seen
 
 
 def test_bottomed_cards_are_shown_only_to_their_seat(season_logs: list[Path]) -> None:
+    """Their names to the seat and the organiser; to everyone else only how many."""
     path, step, seat = kept_with_bottom(season_logs)
-    record = open_replay(path).records[step]
+    cursor = open_replay(path)
+    record = cursor.records[step]
     assert isinstance(record, StepRecord)
-    ids = ", ".join(str(i) for i in record.event.bottom)
-    assert f"bottom=[{ids}]" in told_step(record, seat)[0]
-    assert f"bottom=[{ids}]" in told_step(record, OMNISCIENT)[0]
+    state = cursor.replay.seek(step)
+    names = ", ".join(state.cards[cid].name for cid in record.event.bottom)
+    player = cursor.players()[seat]
+    for who in (seat, OMNISCIENT):
+        assert told_step(record, who)[0] == f"{player} keeps, bottoming {names}"
+    many = len(record.event.bottom)
     for who in (1 - seat, SPECTATOR):
-        text = told_step(record, who)[0]
-        assert ids not in text and "seen only by seat" in text
+        assert told_step(record, who)[0] == \
+            f"{player} keeps, bottoming {many} card{'' if many == 1 else 's'}"
 
 
 def test_hidden_draws_stay_hidden_in_the_event_list(cursor: ReplayCursor) -> None:
@@ -82,12 +92,14 @@ def test_hidden_draws_stay_hidden_in_the_event_list(cursor: ReplayCursor) -> Non
     assert len(organiser) == len(seat0) == cursor.total + 1
     assert list(organiser["step"]) == list(range(cursor.total + 1))
     seat1_draws = [c for r in cursor.records for c in r.changes
-                   if c.kind == "draw" and c.seat == 1 and c.name]
+                   if isinstance(c, Drew) and c.seat == 1 and c.name]
     assert seat1_draws
+    player = cursor.players()[1]
     listed = "\n".join(seat0["changes"])
-    assert "draw seat 1 (hidden card)" in listed
-    assert not any(f"draw seat 1 {c.name}" in listed for c in seat1_draws)
-    assert any(f"draw seat 1 {c.name}" in "\n".join(organiser["changes"]) for c in seat1_draws)
+    assert f"{player} draws a card" in listed
+    assert not any(f"{player} draws {c.name}" in listed for c in seat1_draws)
+    assert any(f"{player} draws {c.name}" in "\n".join(organiser["changes"])
+               for c in seat1_draws)
 
 
 def test_a_missing_or_broken_log_is_one_readable_error(tmp_path: Path) -> None:

@@ -167,7 +167,8 @@ def test_a_byte_order_mark_is_accepted_everywhere(capsys, lines, season, tmp_pat
     live = tmp_path / "live.pglog"
     assert run(capsys, "log", "start", live, header)[0] == 0
     moves = tmp_path / "moves.jsonl"
-    moves.write_bytes(BOM + b'{"type": "first_player", "seat": 0}\n')
+    first = json.dumps(json.loads(lines[1])[2]).encode()  # the log's own first event
+    moves.write_bytes(BOM + first + b"\n")
     assert run(capsys, "log", "append", live, moves, "--expect-seq", "1")[0] == 0
     marked = tmp_path / "marked.jsonl"
     marked.write_bytes(BOM + b"\n".join(lines) + b"\n")

@@ -91,3 +91,21 @@ def test_the_toy_game_loads_without_vitorian() -> None:
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_game_of_ones_own_is_registered_from_the_environment() -> None:
+    """POSTGAME_GAMES registers a game for every command (and every worker process), with no
+    edit to postgame; a malformed entry is one clear line."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, POSTGAME_GAMES="hunt=tests.games.hunt.registration:registration")
+    shown = subprocess.run([sys.executable, "-m", "postgame", "games", "--json"], env=env,
+                           capture_output=True, text=True, check=True)
+    assert '"hunt"' in shown.stdout and "Hunt" in shown.stdout
+    env["POSTGAME_GAMES"] = "hunt"
+    bad = subprocess.run([sys.executable, "-c", "import engine.registry"], env=env, check=False,
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "POSTGAME_GAMES: 'hunt' is not name=module:function" \
+        in bad.stderr

@@ -5,11 +5,13 @@ import random
 
 import pytest
 
-from engine.bots import BOTS, RandomBot, make_bot
+from engine.bots import BOTS, RandomBot, make_bot, observe
 from engine.replay import Replay
+from engine.ruleset import OMNISCIENT, STORYTELLER, get_ruleset
 from engine.simulate import SimulationError, derive_seed, play_match
 from tests.engine import toy_game
 from tests.engine.conftest import toy_header, toy_match
+from tests.games.bid import registration as _bid_registered  # noqa: F401 (registers Bid)
 
 
 def test_same_seed_same_events_and_outcome():
@@ -54,3 +56,41 @@ def test_bot_registry_knows_random_and_game_bots():
     with pytest.raises(KeyError, match="known bots: random"):
         make_bot("nobody")
     assert "random" in BOTS
+
+
+# Several seats at once, and the Storyteller (the test game Bid) ------------------------------
+
+class Peeker(RandomBot):
+    """A random bidder that notes what its seat was shown of the others' bids."""
+
+    def __init__(self, notes: list) -> None:
+        self.notes = notes
+
+    def choose(self, seen, legal, rng):
+        view = seen.view()
+        self.notes.append((seen.seat, [(s["seat"], s["sealed"], s["bid"])
+                                       for s in view["seats"]]))
+        return super().choose(seen, legal, rng)
+
+
+def test_seats_awaited_at_once_choose_in_order_without_seeing_the_others_bids():
+    from tests.games.bid.kit import kit
+    from tests.games.checks import header_for
+
+    header = header_for("bid", 3, seed=2, builds=["miser", "spender", "warden"])
+    notes: list = []
+    bots = {seat: Peeker(notes) for seat in range(3)}
+    events, _ = play_match(get_ruleset("bid@1"), header, bots, random.Random(2),
+                           storyteller=kit().storyteller())
+    assert [seat for seat, _ in notes[:3]] == [0, 1, 2]
+    assert all(bid is None for seat, shown in notes for other, _, bid in shown if other != seat)
+    assert any(sealed for seat, shown in notes for other, sealed, _ in shown if other != seat)
+    assert Replay(get_ruleset("bid@1"), header, events).outcome is not None
+
+
+def test_the_storyteller_observes_what_the_organiser_sees():
+    from tests.games.checks import header_for
+
+    rules = get_ruleset("bid@1")
+    state = rules.setup(header_for("bid", 2, seed=1, builds=["miser", "miser"]))
+    assert observe(rules, state, STORYTELLER).view() == rules.view(state, OMNISCIENT)

@@ -105,3 +105,14 @@ def test_worker_count_does_not_change_a_byte(tmp_path, log_module):
 def _strip_paths(data):
     text = repr(data)
     return text.replace(data["out"], "OUT")
+
+
+def test_the_summary_lists_every_seat_of_every_match_with_its_result(tmp_path):
+    cfg = config(tmp_path, players=4, rounds=1, tournaments=1)
+    data = summary(cfg, run_season(cfg))
+    assert data["format"] == "swiss" and data["seats"] == 2
+    for match in data["tournaments"][0]["matches"]:
+        seats = match["seats"]
+        assert [s["seat"] for s in seats] == [0, 1]
+        assert all(set(s) == {"seat", "player", "result", "archetype"} for s in seats)
+        assert sorted(s["result"] for s in seats) in (["draw", "draw"], ["loss", "win"])

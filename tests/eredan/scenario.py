@@ -26,10 +26,10 @@ _slots = count(50)
 
 
 def header(archetypes: tuple[str, str] = ("kotoba", "noz_dingard"), fmt: str = "standard",
-           **decks: Any) -> Header:
+           ruleset: str = "eredan@1", **decks: Any) -> Header:
     seats = [Seat(seat=i, player=f"player-{i}", setup=decks.get(f"deck{i}") or starter_deck(a))
              for i, a in enumerate(archetypes)]
-    return Header(game="eredan", ruleset="eredan@1", match_id="scenario", seats=seats,
+    return Header(game="eredan", ruleset=ruleset, match_id="scenario", seats=seats,
                   format=fmt)
 
 

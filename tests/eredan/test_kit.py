@@ -6,6 +6,7 @@ from pathlib import Path
 
 from engine.eredan.archetypes import DECKS_DIR, starter_deck
 from engine.eredan.render import render_text
+from engine.eredan.rules import RULES_V2
 from engine.games import get_game
 from engine.replay import Replay
 from engine.ruleset import get_ruleset, known_rulesets
@@ -17,10 +18,14 @@ from tests.eredan.scenario import RULES, fight, fighter, in_hand, named, plays, 
 
 
 def test_eredan_is_registered_everywhere():
-    assert "eredan@1" in known_rulesets() and get_ruleset("eredan") is RULES
+    """Both rulesets read their logs; new matches are played under eredan@2, which deals the
+    deck cards' ids."""
+    assert {"eredan@1", "eredan@2"} <= set(known_rulesets())
+    assert get_ruleset("eredan@1") is RULES and get_ruleset("eredan") is RULES_V2
+    assert (RULES.version, RULES_V2.version) == (1, 2)
     assert "eredan" in known_games() and event_union("eredan") is RULES.event_type
     kit = get_game("eredan")
-    assert (kit.ruleset, kit.default_bot, kit.prefix) == ("eredan@1", "greedy", "er")
+    assert (kit.ruleset, kit.default_bot, kit.prefix) == ("eredan@2", "greedy", "er")
     assert set(kit.archetypes) == {"kotoba", "zil", "noz_dingard", "runic_legion",
                                    "nightmares", "mercenary"}
     assert kit.check_deck(starter_deck("zil")) == []
@@ -33,7 +38,8 @@ def test_a_simulated_season_writes_logs_that_replay(tmp_path: Path):
     assert len(tour.matches) == 6
     for match in tour.matches:
         log = read_log(Path(match.path))
-        replay = Replay(RULES, log.header, log.events)
+        assert log.header.ruleset == "eredan@2"
+        replay = Replay(RULES_V2, log.header, log.events)
         assert replay.outcome is not None and replay.outcome.rule.startswith("ER-")
     again = run_season(SeasonConfig(game="eredan", players=6, rounds=2, seed=11,
                                     out=tmp_path / "again", bots=("greedy", "random")))

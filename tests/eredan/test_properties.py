@@ -1,6 +1,7 @@
 """Properties of whole simulated Eredan matches: they end (ER-1.9; the turn cap stops the rare
 match where nobody can hurt anyone), replay reproduces them, and no seat ever sees what the rules
-hide from it. The properties shared with every game are in tests/game_properties.py."""
+hide from it. The properties shared with every game are in tests/game_properties.py; they hold
+under eredan@2 (new matches, ids dealt) and eredan@1 (the older logs) alike."""
 from __future__ import annotations
 
 from engine.eredan.archetypes import ARCHETYPES, build_deck
@@ -10,14 +11,20 @@ from engine.ruleset import CHANCE
 from tests.game_properties import Game, property_tests
 
 # The opponent's hidden hand and deck hold its secret submission and discard choice too.
-EREDAN = Game(name="eredan", ruleset="eredan@1", archetypes=ARCHETYPES, build_deck=build_deck,
+EREDAN = Game(name="eredan", ruleset="eredan@2", archetypes=ARCHETYPES, build_deck=build_deck,
               greedy_bot=GreedyBot, turn_cap=TURN_CAP)
+EREDAN_V1 = Game(name="eredan", ruleset="eredan@1", archetypes=ARCHETYPES,
+                 build_deck=build_deck, greedy_bot=GreedyBot, turn_cap=TURN_CAP)
 RULES = EREDAN.rules
 
 
 class TestEredanMatches(property_tests(EREDAN, outcome_when_over=True, replay_rewinds=True)):
     """The shared properties; every finished Eredan match also has an outcome, and replay is
     checked after a rewind too."""
+
+
+class TestEredanV1Matches(property_tests(EREDAN_V1, outcome_when_over=True)):
+    """eredan@1, whose logs are still read: the same properties."""
 
 
 def test_hidden_cards_never_appear_in_a_seat_view_or_an_open_change():

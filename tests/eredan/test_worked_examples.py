@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.eredan.cards import ActivateOrder, Damage, Draw, Line, Modify, OrderLine, PlaceRune
+from engine.eredan.changes import Activated, MagicDamage, PhysicalDamage
 from engine.eredan.charges import ChargeTable
 from engine.eredan.rules import EredanRules, ticket_owner
 from engine.eredan.stats import stats
@@ -84,8 +85,8 @@ def test_ex_7_aku_flaming_arrow_at_aez_takes_four():
     arrow = in_hand(state, P1, named("Flaming Arrow"))
     changes = fight(state, aku, aez, active=plays(*arrow))
     assert state.fighters[aez].hp == named("Aez").hp - 4
-    assert [(c.kind, c.amount) for c in changes if c.card == aez and c.kind == "magic"] == [
-        ("magic", 4)]
+    assert [(c.source, c.hp) for c in changes
+            if isinstance(c, MagicDamage) and c.character == aez] == [(arrow[0], 4)]
     assert not [c for c in changes if c.kind == "physical" and c.seat == P1]
 
 
@@ -96,7 +97,7 @@ def test_ex_8_activation_follows_an_n():
     (p1,) = in_hand(state, P2, named("Parry"))
     changes = fight(state, fighter(state, P1).id, fighter(state, P2).id,
                     active=plays(a1, a2), passive=plays(p1))
-    assert [c.card for c in changes if c.kind == "activated"] == [a1, p1, a2]
+    assert [c.card for c in changes if isinstance(c, Activated)] == [a1, p1, a2]
 
 
 def _shield_and_void(active_shield: bool) -> tuple[object, int, int]:
@@ -198,7 +199,8 @@ def test_ex_13_damage_is_simultaneous():
     a = put(state, P1, 1, character(attack=6, defense=1, hp=3))
     d = put(state, P2, 1, character(attack=5, defense=2, hp=4))
     changes = fight(state, a, d)
-    assert [(c.card, c.amount) for c in changes if c.kind == "physical"] == [(d, 4), (a, 3)]
+    assert [(c.character, c.hp) for c in changes if isinstance(c, PhysicalDamage)] == [
+        (d, 4), (a, 3)]
     assert state.fighters[a].defeated and state.fighters[d].defeated
     assert not state.over
 

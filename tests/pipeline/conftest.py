@@ -2,19 +2,23 @@
 
 `fixture_logs` (the season's log paths) and `fixture_lake` (a pipeline.lake.Lake holding all of
 them, audits clean) are session-scoped and shared by every pipeline test: treat both as
-read-only; a test that changes a lake copies logs into its own (see `small_lake`).
+read-only; a test that changes a lake copies logs into its own (see `small_lake`). `spark` is
+a local Spark session (the portable-SQL checks), `tally` registers a made-up team game for the
+test (tests/pipeline/tally_game.py), and write_layout_one_lake writes a lake as layout 1 did.
 """
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.tournament import SeasonConfig, run_season
 from pipeline.ingest import IngestReport, find_logs, ingest
 from pipeline.lake import Lake
+from pipeline.schema import tables
 
 SEASON = SeasonConfig(game="vitorian", players=8, rounds=3, seed=11, out=Path("unused"),
                       tournaments=4)
@@ -57,6 +61,33 @@ def copy_logs(tmp_path: Path, fixture_logs: list[Path]) -> Callable[[int], list[
     return copy
 
 
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """A local Spark session: pyspark comes with the dev extras, Java from scripts/env.sh."""
+    import shutil
+
+    from pyspark import sql as pyspark_sql
+
+    assert shutil.which("java"), "Spark needs Java: run scripts/env.sh (installs a JRE)"
+    session = (pyspark_sql.SparkSession.builder.master("local[1]")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.ui.enabled", "false").getOrCreate())
+    yield session
+    session.stop()
+
+
+@pytest.fixture
+def tally() -> Iterator[str]:
+    """The made-up team game Tally (tests/pipeline/tally_game.py) registered for the test."""
+    from tests.pipeline import tally_game
+
+    tally_game.register()
+    try:
+        yield tally_game.GAME
+    finally:
+        tally_game.unregister()
+
+
 @pytest.fixture
 def small_lake(tmp_path: Path) -> Lake:
     """An empty lake of this test's own."""
@@ -68,9 +99,45 @@ def table_counts(lake: Lake) -> dict[str, int]:
     con = lake.connect()
     try:
         counts = {}
-        for table in ("matches", "seats", "deck_cards", "card_events", "quarantine"):
+        for table in tables():
             (counts[table],) = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0]
         return counts
     finally:
         con.close()
 
+
+
+LAYOUT_ONE_TABLES = ("matches", "seats", "deck_cards", "card_events", "quarantine")
+"""The tables of a layout-1 lake (before decks left the seats and results went per seat)."""
+
+
+def write_layout_one_lake(root: Path) -> Path:
+    """A lake as layout 1 wrote it: a match with one winner seat, seats carrying their decks,
+    and a manifest of that shape (no `layout` field), for the tests of its refusal."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = {
+        "matches": pa.table({"match_id": ["vw-2026-001-r1-t1"], "ruleset": ["vitorian"],
+                             "first_seat": pa.array([0], pa.int8()),
+                             "winner_seat": pa.array([1], pa.int8()),
+                             "turns": pa.array([7], pa.int32())}),
+        "seats": pa.table({"match_id": ["vw-2026-001-r1-t1"] * 2,
+                           "seat": pa.array([0, 1], pa.int8()), "deck_id": ["d0", "d1"],
+                           "deck_name": ["red", "blue"], "faction": ["red", "blue"],
+                           "leader": ["ST01-001", "ST02-001"], "is_first": [True, False],
+                           "result": ["loss", "win"]}),
+    }
+    listed: dict[str, list[dict[str, object]]] = {table: [] for table in LAYOUT_ONE_TABLES}
+    for table, data in files.items():
+        rel = f"{table}/game=vitorian/month=2026-01/part-20260131T100000000000-abcdef-0.parquet"
+        (root / rel).parent.mkdir(parents=True)
+        pq.write_table(data, root / rel)
+        listed[table].append({"path": rel, "rows": data.num_rows,
+                              "bytes": (root / rel).stat().st_size})
+    manifest = {"format": 1, "version": 1, "batch": "20260131T100000000000-abcdef",
+                "committed_at": "2026-01-31T10:00:00+00:00", "tables": listed, "retired": []}
+    (root / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    return root

@@ -11,10 +11,17 @@ from typing import Any
 import pyarrow as pa
 import pytest
 
-from pipeline.audits import AUDIT_DIR, AuditError, load_audits, parse_audit, run_audits
+from pipeline.audits import (
+    AUDIT_DIR,
+    AuditError,
+    game_metadata,
+    load_audits,
+    parse_audit,
+    run_audits,
+)
 from pipeline.lake import Lake
 from pipeline.lake_layout import new_batch_id
-from pipeline.schema import TABLES
+from pipeline.schema import tables
 from postgame.cli import main
 
 WHEN = datetime(2026, 1, 31, 10, 0, tzinfo=UTC)
@@ -49,18 +56,20 @@ def test_audits_run_on_an_empty_lake(tmp_path):
 # ------------------------------------------------------------ broken lakes
 
 def rows(table: str, *dicts: dict[str, Any]) -> pa.Table:
-    return pa.Table.from_pylist([{f.name: d.get(f.name) for f in TABLES[table]} for d in dicts],
-                                TABLES[table])
+    schema = tables()[table]
+    return pa.Table.from_pylist([{f.name: d.get(f.name) for f in schema} for d in dicts], schema)
 
 
-def match(mid: str, winner: int | None = 0) -> dict[str, Any]:
+def match(mid: str, **more: Any) -> dict[str, Any]:
     return {"match_id": mid, "game": "vitorian", "month": "2026-01", "started_at": WHEN,
-            "first_seat": 0, "winner_seat": winner, "turns": 5, "events": 40}
+            "first_seat": 0, "seats": 2, "is_draw": False, "turns": 5, "events": 40, **more}
 
 
-def seat(mid: str, number: int, result: str, deck: str = "d1") -> dict[str, Any]:
+def seat(mid: str, number: int, result: str, deck: str = "d1", **more: Any) -> dict[str, Any]:
+    """A seat and its deck in one dict (rows() keeps each table's columns)."""
     return {"match_id": mid, "game": "vitorian", "month": "2026-01", "seat": number,
-            "deck_id": deck, "is_first": number == 0, "result": result}
+            "setup_id": deck, "deck_id": deck, "is_first": number == 0, "result": result,
+            **more}
 
 
 def card_line(mid: str, number: int, card: str = "ST01-002", deck: str = "d1") -> dict[str, Any]:
@@ -73,10 +82,13 @@ def event(mid: str, card: str = "ST01-002", **more: Any) -> dict[str, Any]:
             "seat": 0, "card": card, "kind": "drawn", **more}
 
 
-def whole_match(mid: str) -> dict[str, pa.Table]:
-    return {"matches": rows("matches", match(mid)),
-            "seats": rows("seats", seat(mid, 0, "win"), seat(mid, 1, "loss")),
-            "deck_cards": rows("deck_cards", card_line(mid, 0), card_line(mid, 1))}
+def whole_match(mid: str, *results: str, **more: Any) -> dict[str, pa.Table]:
+    """A sound match (seat 0 beats seat 1, unless `results` says otherwise), its decks and
+    their cards."""
+    seats = [seat(mid, n, result) for n, result in enumerate(results or ("win", "loss"))]
+    return {"matches": rows("matches", match(mid, seats=len(seats), **more)),
+            "seats": rows("seats", *seats), "decks": rows("decks", *seats),
+            "deck_cards": rows("deck_cards", *(card_line(mid, n) for n in range(len(seats))))}
 
 
 BREAKAGES: dict[str, tuple[dict[str, pa.Table], set[str]]] = {
@@ -85,14 +97,49 @@ BREAKAGES: dict[str, tuple[dict[str, pa.Table], set[str]]] = {
         {"facts_reference_matches", "card_events_in_deck"}),
     "a third seat": (
         {"seats": rows("seats", seat("vw-2026-001-r1-t1", 2, "win"))},
-        {"seats_two_per_match", "results_match_winner", "win_counts_add_up",
-         "decks_have_cards"}),
-    "two winners": (
-        {**whole_match("x1"), "seats": rows("seats", seat("x1", 0, "win"), seat("x1", 1, "win"))},
-        {"results_match_winner", "win_counts_add_up"}),
+        {"seats_per_match", "results_consistent", "win_counts_add_up", "decks_one_per_seat"}),
+    "three seats where Vitorian plays two": (
+        whole_match("x6", "win", "loss", "loss"), {"seats_per_match"}),
+    "seats numbered from 1": (
+        {**whole_match("x7"), "seats": rows("seats", seat("x7", 1, "win"), seat("x7", 2, "loss"))},
+        {"seats_per_match", "first_seat_marked", "decks_one_per_seat"}),
+    "two winners of a game of one-seat sides": (
+        whole_match("x1", "win", "win"), {"results_consistent"}),
+    "a draw with a winner": (
+        whole_match("x8", "win", "draw", is_draw=True),
+        {"results_consistent", "win_counts_add_up"}),
+    "a decided match with a draw in it": (
+        whole_match("x9", "win", "draw"), {"results_consistent", "win_counts_add_up"}),
+    "a winning side no winner sits on": (
+        {**whole_match("x10", winning_side="seat 1"),
+         "seats": rows("seats", seat("x10", 0, "win", side="seat 0"),
+                       seat("x10", 1, "loss", side="seat 1"))},
+        {"results_consistent"}),
+    "a side the game does not have": (
+        {**whole_match("x11"), "seats": rows("seats", seat("x11", 0, "win", side="hunters"),
+                                             seat("x11", 1, "loss"))},
+        {"seat_sides_known"}),
+    "a role on a side without roles": (
+        {**whole_match("x12"), "seats": rows("seats", seat("x12", 0, "win", side="seat 0",
+                                                            role="Dracula"),
+                                             seat("x12", 1, "loss"))},
+        {"seat_sides_known"}),
+    "a first seat no seat is marked for": (
+        {**whole_match("x13"), "seats": rows("seats", seat("x13", 0, "win", is_first=False),
+                                             seat("x13", 1, "loss"))},
+        {"first_seat_marked"}),
+    "a seat marked first in a match without a first seat": (
+        whole_match("x14", first_seat=None), {"first_seat_marked"}),
     "a seat with no deck": (
         {**whole_match("x2"), "deck_cards": rows("deck_cards", card_line("x2", 0))},
         {"decks_have_cards"}),
+    "a seat without its decks row": (
+        {**whole_match("x15"), "decks": rows("decks", seat("x15", 0, "win"))},
+        {"decks_one_per_seat"}),
+    "a deck that is not the seat's setup": (
+        {**whole_match("x16"), "decks": rows("decks", seat("x16", 0, "win"),
+                                             seat("x16", 1, "loss", deck_id="other"))},
+        {"decks_one_per_seat", "decks_have_cards"}),
     "a card in two sections of a deck": (
         {**whole_match("x5"), "deck_cards": rows(
             "deck_cards", card_line("x5", 0), {**card_line("x5", 0), "section": "convoy"},
@@ -100,7 +147,7 @@ BREAKAGES: dict[str, tuple[dict[str, pa.Table], set[str]]] = {
         {"decks_have_cards"}),
     "a match twice": (
         {"matches": rows("matches", match("vw-2026-001-r1-t1"))},
-        {"matches_unique", "seats_two_per_match", "win_counts_add_up", "results_match_winner",
+        {"matches_unique", "seats_per_match", "first_seat_marked", "win_counts_add_up",
          "card_events_in_bounds"}),
     "a card credited to the wrong deck": (
         {**whole_match("x3"), "card_events": rows("card_events", event("x3", "ST02-002"))},
@@ -108,6 +155,9 @@ BREAKAGES: dict[str, tuple[dict[str, pa.Table], set[str]]] = {
     "a drawn card before turn 1 and past the log": (
         {**whole_match("x4"), "card_events": rows("card_events", event("x4", turn=0, seq=99))},
         {"card_events_in_bounds"}),
+    "a card event of a seat the match does not have": (
+        {**whole_match("x17"), "card_events": rows("card_events", event("x17", seat=2))},
+        {"card_events_in_bounds", "card_events_in_deck"}),
     "a quarantined log without a reason": (
         {"quarantine": rows("quarantine", {"path": "/x.pglog", "rule": "LOG", "reason": ""})},
         {"quarantine_explained"}),
@@ -141,7 +191,7 @@ def test_a_failed_audit_is_loud_and_fails_strict(fixture_lake, tmp_path, capsys)
     empty.mkdir()
     assert main(["ingest", str(empty), "--lake", str(lake.root), "--quiet"]) == 0
     out, err = capsys.readouterr()
-    assert "audits: 7 of 9 hold" in out
+    assert f"audits: {len(load_audits()) - 2} of {len(load_audits())} hold" in out
     assert "AUDIT FAILED facts_reference_matches: 1 offending row(s)" in err
     assert "ghost" in err
     assert main(["ingest", str(empty), "--lake", str(lake.root), "--quiet", "--strict"]) == 1
@@ -153,3 +203,49 @@ def test_many_offending_rows_are_counted_and_a_few_shown(fixture_lake, tmp_path)
     [result] = [r for r in run_audits(lake, limit=5)
                 if r.name == "facts_reference_matches"]
     assert (result.count, len(result.rows)) == (30, 5)
+
+
+def test_the_games_metadata_is_what_the_audits_join():
+    meta = {name: table.to_pylist() for name, table in game_metadata().items()}
+    assert {"game": "vitorian", "min_seats": 2, "max_seats": 2, "one_seat_sides": True} in \
+        meta["game_info"]
+    assert {"game": "eredan", "side": "seat 1"} in meta["game_sides"]
+    assert {"game": "vitorian", "capability": "decks"} in meta["game_capabilities"]
+
+
+def test_the_audits_that_bound_a_match_read_the_games_metadata():
+    """No audit hard-codes two seats or one winner: they take them from game_info."""
+    for audit in load_audits():
+        body = audit.sql.upper()
+        assert "IN (0, 1)" not in body and "= 2" not in body, audit.name
+    joined = {a.name for a in load_audits() if "game_" in a.sql}
+    assert {"seats_per_match", "results_consistent", "seat_sides_known", "decks_one_per_seat",
+            "card_events_in_deck"} <= joined
+
+
+def test_each_audit_finds_the_same_rows_on_spark(spark):
+    """The portable-SQL promise of the audits: transpiled by sqlglot, run by Spark over the
+    same broken tables and the same metadata tables, each finds what DuckDB finds."""
+    import duckdb
+    import sqlglot
+
+    facts = {**{name: rows(name) for name in tables()}, **whole_match("s1", "win", "win")}
+    facts["card_events"] = rows("card_events", event("s1", seat=3), event("ghost"))
+    facts.update(game_metadata())
+    con = duckdb.connect()
+    for name, table in facts.items():
+        con.register(name, table)
+        frame = spark.createDataFrame(table.to_pandas(), schema=_spark_schema(table))
+        frame.createOrReplaceTempView(name)
+    for audit in load_audits():
+        want = con.execute(f"SELECT count(*) FROM ({audit.sql}) AS offending").fetchone()[0]
+        sql = sqlglot.transpile(audit.sql, read="duckdb", write="spark")[0]
+        assert spark.sql(sql).count() == want, audit.name
+    assert con.execute("SELECT count(*) FROM matches").fetchone() == (1,)
+
+
+def _spark_schema(table: pa.Table) -> str:
+    """A Spark DDL schema for an Arrow table (empty tables give pandas nothing to infer)."""
+    kinds = {pa.string(): "string", pa.int8(): "tinyint", pa.int16(): "smallint",
+             pa.int32(): "int", pa.int64(): "bigint", pa.bool_(): "boolean"}
+    return ", ".join(f"{f.name} {kinds.get(f.type, 'timestamp')}" for f in table.schema)

@@ -81,9 +81,11 @@ def decks(prefix: str, total: int, holding: Mapping[str, int] | None = None) -> 
 
 
 def connect(*tours: Tour, game: str = "eredan") -> duckdb.DuckDBPyConnection:
-    """A connection with the views the lake gives (matches, seats, deck_cards) over `tours`:
-    every deck plays `rounds` matches of its tournament, paired in a new order each round."""
+    """A connection with the views the lake gives (matches, seats, decks, deck_cards) over
+    `tours`: every deck plays `rounds` matches of its tournament, paired in a new order each
+    round."""
     matches, seats, lines = defaultdict(list), defaultdict(list), defaultdict(list)
+    held: dict[str, list] = defaultdict(list)
     for tour in tours:
         for rnd in range(tour.rounds):
             order = list(tour.decks[rnd:]) + list(tour.decks[:rnd])
@@ -92,10 +94,11 @@ def connect(*tours: Tour, game: str = "eredan") -> duckdb.DuckDBPyConnection:
                 _row(matches, match_id=match_id, game=game, tournament=tour.id,
                      format=tour.format, started_at=tour.start + rnd * ROUND)
                 for seat, deck in enumerate(order[table:table + 2]):
-                    _add_seat(seats, lines, match_id, game, seat, deck)
+                    _add_seat(seats, held, lines, match_id, game, seat, deck)
     con = duckdb.connect()
     con.execute("SET TimeZone = 'UTC'")
-    for name, rows in (("matches", matches), ("seats", seats), ("deck_cards", lines)):
+    for name, rows in (("matches", matches), ("seats", seats), ("decks", held),
+                       ("deck_cards", lines)):
         con.register(name, _table(rows, name))
     return con
 
@@ -105,8 +108,10 @@ def _row(columns: dict[str, list], **values: object) -> None:
         columns[key].append(value)
 
 
-def _add_seat(seats: dict, lines: dict, match_id: str, game: str, seat: int, deck: Deck) -> None:
-    _row(seats, match_id=match_id, game=game, seat=seat, player=deck.player, deck_id=deck.id)
+def _add_seat(seats: dict, held: dict, lines: dict, match_id: str, game: str, seat: int,
+              deck: Deck) -> None:
+    _row(seats, match_id=match_id, game=game, seat=seat, player=deck.player, setup_id=deck.id)
+    _row(held, match_id=match_id, game=game, seat=seat, deck_id=deck.id)
     for card, copies in deck.cards.items():
         _row(lines, match_id=match_id, game=game, seat=seat, deck_id=deck.id,
              section=deck.sections.get(card, "maneuver"), card=card, card_name=_name(card),
@@ -120,11 +125,12 @@ def _name(card: str) -> str:
 
 
 def _table(columns: dict[str, list], name: str) -> pa.Table:
-    from pipeline.schema import TABLES
+    from pipeline.schema import tables
 
-    schema = pa.schema([TABLES[name].field(key) for key in columns]) if columns else None
+    full = tables()[name]
+    schema = pa.schema([full.field(key) for key in columns]) if columns else None
     if schema is None:
-        return pa.table({f.name: pa.array([], f.type) for f in TABLES[name]})
+        return pa.table({f.name: pa.array([], f.type) for f in full})
     return pa.table(dict(columns), schema=schema)
 
 
@@ -557,7 +563,8 @@ def reference_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, window:
     epoch_of = {t: i // window for i, t in enumerate(sorted(first, key=lambda t: (first[t], t)))}
     tour_of = {match: tour for match, tour, _ in matches}
     registration = {(m, seat): (tour_of[m], player, deck) for m, seat, player, deck in
-                    con.execute("SELECT match_id, seat, player, deck_id FROM seats").fetchall()
+                    con.execute("SELECT s.match_id, s.seat, s.player, d.deck_id FROM seats s "
+                                "JOIN decks d USING (match_id, seat)").fetchall()
                     if m in tour_of}
     decks, holders = defaultdict(set), defaultdict(set)
     for reg in registration.values():
@@ -658,8 +665,9 @@ def test_the_computation_matches_the_reference_on_the_fixture_lake(fixture_lake)
         assert not table["carried_over"].any()
     decks = int(season.epochs["decks_registered"].iloc[0])
     distinct = con.execute(
-        "SELECT COUNT(*) FROM (SELECT DISTINCT m.tournament, s.player, s.deck_id FROM seats s "
-        "JOIN matches m USING (match_id) WHERE m.tournament IN (?, ?))",
+        "SELECT COUNT(*) FROM (SELECT DISTINCT m.tournament, s.player, d.deck_id FROM seats s "
+        "JOIN decks d USING (match_id, seat) JOIN matches m USING (match_id) "
+        "WHERE m.tournament IN (?, ?))",
         season.tournaments["tournament"].tolist()[:2]).fetchone()[0]
     assert decks == distinct
 

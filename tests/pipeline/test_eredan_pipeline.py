@@ -50,9 +50,9 @@ def test_every_log_goes_in_and_the_audits_pass(season):
     assert not report.audits_failed, [a.to_json() for a in report.audits_failed]
 
 
-def test_seats_carry_the_guild_and_the_three_characters(con):
+def test_decks_carry_the_guild_and_the_three_characters(con):
     catalog = load_catalog()
-    rows = con.execute("SELECT faction, leader FROM seats WHERE game = 'eredan'").fetchall()
+    rows = con.execute("SELECT faction, leader FROM decks WHERE game = 'eredan'").fetchall()
     assert len(rows) == 2 * MATCHES
     guilds = {g for c in catalog.characters for g in c.guilds} | {"Mercenaries"}
     for faction, leader in rows:
@@ -116,7 +116,7 @@ def test_card_usage_and_matchups_by_guild(con):
     usage = metrics.card_usage(con, "eredan", "standard")
     assert len(usage) > 20
     pairs = metrics.matchups(con, "eredan", "standard")
-    factions = {f for (f,) in con.execute("SELECT DISTINCT faction FROM seats").fetchall()}
+    factions = {f for (f,) in con.execute("SELECT DISTINCT faction FROM decks").fetchall()}
     assert set(pairs["faction"]) == factions
     assert int(pairs["n"].sum()) > MATCHES
 

@@ -180,3 +180,24 @@ def test_export_command_refuses_clearly(capsys, lake_dir, tmp_path, argv, messag
     game = [] if "--game" in argv else ["--game", "vitorian"]
     code, _, err = cli(capsys, "export", "--lake", lake, *game, "--out", tmp_path / "r", *argv)
     assert code == 2 and message in err and not (tmp_path / "r").exists()
+
+
+def test_a_game_without_cards_reports_its_own_suite(tally, tmp_path, capsys):
+    """Tally names no suite, so it gets the core models; no card table, no matrix, no charges
+    (its metadata declares none), and the card commands say so."""
+    from tests.pipeline.tally_game import GAME
+    from tests.pipeline.test_schema import tally_lake
+
+    lake = tally_lake(tmp_path / "lake")
+    with lake.connect() as con:
+        report, paths = export.export(con, Scope(GAME), tmp_path / "out", ["csv"],
+                                      made_at=MADE_AT)
+    assert list(report.tables) == list(metrics.CORE_SUITE) and report.notes == []
+    assert report.about["matches"] == 1
+    assert {p.name for p in paths} == {"about.json", "coverage.csv", "first_player.csv"}
+    code, out, err = cli(capsys, "stats", "--lake", lake.root, "--game", GAME, "--json")
+    assert code == 0 and json.loads(out)["table"] == "coverage"
+    code, _, err = cli(capsys, "stats", "--lake", lake.root, "--game", GAME, "--table", "cards")
+    assert code == 2 and "tally has no card usage table; its tables: first-player, coverage" in err
+    code, _, err = cli(capsys, "matchups", "--lake", lake.root, "--game", GAME)
+    assert code == 2 and "tally has no matchups" in err

@@ -15,10 +15,10 @@ from pipeline.ingest import ingest
 from pipeline.lake import Lake, duck_type
 from pipeline.lake_layout import MANIFEST, STAGING, LakeError, file_schema
 from pipeline.lake_writer import MAX_SMALL_FILES
-from pipeline.schema import PARTITIONED, TABLES
+from pipeline.schema import partitioned, tables
 from tests.pipeline.conftest import table_counts
 
-PART = re.compile(r"(matches|seats|deck_cards|card_events)/game=vitorian/month=2026-0[12]/"
+PART = re.compile(r"(matches|seats|decks|deck_cards|card_events)/game=vitorian/month=2026-0[12]/"
                   r"part-\d{8}T\d{12}-[0-9a-f]{6}-0\.parquet|quarantine/part-\d{8}T\d{12}-"
                   r"[0-9a-f]{6}\.parquet")
 
@@ -26,7 +26,8 @@ PART = re.compile(r"(matches|seats|deck_cards|card_events)/game=vitorian/month=2
 def test_the_layout_is_that_of_docs_lake(fixture_lake):
     manifest = json.loads((fixture_lake.root / MANIFEST).read_text())
     assert manifest["format"] == 1 and manifest["version"] >= 3 and manifest["batch"]
-    assert set(manifest["tables"]) == set(TABLES)
+    assert manifest["layout"] == 2
+    assert set(manifest["tables"]) == set(tables())
     for entries in manifest["tables"].values():
         for entry in entries:
             assert PART.fullmatch(entry["path"]), entry["path"]
@@ -37,25 +38,25 @@ def test_the_layout_is_that_of_docs_lake(fixture_lake):
 
 
 def test_files_are_the_manifests_and_nothing_else(fixture_lake):
-    listed = {p for table in TABLES for p in fixture_lake.files(table)}
+    listed = {p for table in tables() for p in fixture_lake.files(table)}
     assert listed == set(fixture_lake.root.rglob("*.parquet"))
     assert all(p.is_absolute() for p in listed)
-    with pytest.raises(LakeError, match="unknown table 'decks'"):
-        fixture_lake.files("decks")
+    with pytest.raises(LakeError, match="unknown table 'sovereigns'"):
+        fixture_lake.files("sovereigns")
 
 
 def test_part_files_leave_the_partition_keys_to_their_path(fixture_lake):
     import pyarrow.parquet as pq
 
-    for table in PARTITIONED:
+    for table in partitioned():
         for path in fixture_lake.files(table):
             assert pq.read_schema(path).names == file_schema(table).names
             assert "game" not in file_schema(table).names
 
 
-@pytest.mark.parametrize("table", list(TABLES))
+@pytest.mark.parametrize("table", list(tables()))
 def test_views_have_the_schema_types(fixture_lake, tmp_path, table):
-    expected = [(f.name, duck_type(f.type)) for f in TABLES[table]]
+    expected = [(f.name, duck_type(f.type)) for f in tables()[table]]
     for lake in (fixture_lake, Lake(tmp_path / "empty")):
         con = lake.connect()
         described = [(name, kind) for name, kind, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
@@ -65,7 +66,7 @@ def test_views_have_the_schema_types(fixture_lake, tmp_path, table):
 
 def test_an_empty_lake_reads_as_empty_tables(tmp_path):
     lake = Lake(tmp_path / "nothing-here")
-    assert table_counts(lake) == dict.fromkeys(TABLES, 0)
+    assert table_counts(lake) == dict.fromkeys(tables(), 0)
     assert lake.summary()["games"] == {} and lake.manifest()["version"] == 0
     assert not lake.root.exists(), "reading never creates the lake"
 
@@ -120,10 +121,10 @@ def test_the_writer_removes_what_a_crash_left_and_leaves_unlisted_parts_alone(fi
 def test_compaction_merges_small_files_and_keeps_every_row(copy_logs, small_lake, fixture_lake):
     logs = copy_logs(12)  # the first tournament: one month
     report = ingest(logs, small_lake, batch_size=1, retain_s=0)
-    assert report.batches == 12 and report.compactions == 2 * len(PARTITIONED)
-    for table in PARTITIONED:
+    assert report.batches == 12 and report.compactions == 2 * len(partitioned())
+    for table in partitioned():
         assert len(small_lake.files(table)) <= MAX_SMALL_FILES
-    assert {p for t in TABLES for p in small_lake.files(t)} == set(small_lake.root.rglob(
+    assert {p for t in tables() for p in small_lake.files(t)} == set(small_lake.root.rglob(
         "*.parquet")), "with no retention, replaced files are gone"
     query = "SELECT * EXCLUDE (batch, ingested_at, log_path) FROM matches ORDER BY match_id"
     ids = tuple(f"vw-2026-001-r{r}-t{t}" for r in (1, 2, 3) for t in (1, 2, 3, 4))
@@ -140,7 +141,7 @@ def test_replaced_files_outlive_the_manifest_for_readers_that_still_use_them(cop
     reader = small_lake.connect()  # bound to the four files of each partition
     ingest(logs, small_lake, batch_size=1)
     retired = small_lake.manifest()["retired"]
-    assert len(retired) == 5 * len(PARTITIONED)
+    assert len(retired) == 5 * len(partitioned())
     assert all((small_lake.root / r["path"]).exists() for r in retired)
     assert reader.execute("SELECT count(*) FROM matches").fetchone() == (4,)
     assert small_lake.connect().execute("SELECT count(*) FROM matches").fetchone() == (5,)

@@ -24,13 +24,15 @@ from typing import Any
 
 import pytest
 
+from pipeline.audits import load_audits, run_audits
 from pipeline.ingest import ingest
 from pipeline.lake import Lake
 from pipeline.lake_layout import LEDGER, MANIFEST, STAGING, LakeError
-from pipeline.manifest import listed_paths
-from pipeline.schema import TABLES
+from pipeline.lake_recovery import recover_lake
+from pipeline.manifest import OtherLayout, listed_paths
+from pipeline.schema import partitioned, tables
 from postgame.cli import main
-from tests.pipeline.conftest import table_counts
+from tests.pipeline.conftest import table_counts, write_layout_one_lake
 from tests.pipeline.test_ingest import ROOT, ingest_in_subprocess
 
 LONG_AGO = "2000-01-01T00:00:00+00:00"
@@ -77,7 +79,7 @@ def retired_lake(tmp_path_factory: pytest.TempPathFactory, fixture_logs: list[Pa
     root = tmp_path_factory.mktemp("retired") / "lake"
     ingest(fixture_logs[:5], Lake(root), batch_size=1, audit=False)
     edit_manifest(root, lambda m: [r.update(since=LONG_AGO) for r in m["retired"]])
-    assert len(json.loads((root / MANIFEST).read_text())["retired"]) == 5 * 4
+    assert len(json.loads((root / MANIFEST).read_text())["retired"]) == 5 * len(partitioned())
     return root
 
 
@@ -132,7 +134,7 @@ HOSTILE: dict[str, Hostile] = {
     "a file of another table": lambda root, victim, outside: (
         _list_as("matches", _first(root, "seats")), "is a seats file, listed under matches"),
     "an unknown table": lambda root, victim, outside: (
-        lambda m: m["tables"].update(decks=[]), "tables.decks: no such table"),
+        lambda m: m["tables"].update(sovereigns=[]), "tables.sovereigns: no such table"),
     "a file listed twice": lambda root, victim, outside: (
         lambda m: m["tables"]["seats"].append(m["tables"]["seats"][0]), "is listed twice"),
 }
@@ -198,26 +200,28 @@ def test_a_lost_manifest_is_refused_with_the_way_out_and_recover_rebuilds_it(
     logs = copy_logs(7)
     ingest(logs[:6], small_lake, batch_size=1)  # a compaction: merged files and leftovers
     root = small_lake.root
-    before = {table: rows(small_lake, table) for table in TABLES}
+    before = {table: rows(small_lake, table) for table in tables()}
     (root / MANIFEST).unlink()
     on_disk = snapshot(root)
     assert_refused_without_manifest(capsys, root, logs[6], on_disk)
     code, out, _ = cli(capsys, "lake", "recover", "--lake", root)
     assert code == 0, out
-    assert "rebuilt the manifest (version 1) from 8 part files: 6 matches" in out
-    assert out.count("a compaction's leftover") == 20 and "audits: 9 of 9 hold" in out
+    tabled, audits = len(partitioned()), len(load_audits())
+    assert f"rebuilt the manifest (version 1) from {2 * tabled} part files: 6 matches" in out
+    assert out.count("a compaction's leftover") == 5 * tabled
+    assert f"audits: {audits} of {audits} hold" in out
     assert "Nothing was deleted" in out and "into a new lake" in out
-    assert {table: rows(small_lake, table) for table in TABLES} == before
+    assert {table: rows(small_lake, table) for table in tables()} == before
     assert all((root / rel).exists() for rel in on_disk), "recover deletes nothing"
 
     report = ingest([logs[6]], small_lake)
     assert report.ingested == 1 and not report.audits_failed
-    assert any("20 part files that no manifest lists were left alone" in notice
+    assert any(f"{5 * tabled} part files that no manifest lists were left alone" in notice
                for notice in report.notices)
     code, out, _ = cli(capsys, "lake", "recover", "--lake", root, "--json")
     recovery = json.loads(out)
     assert (code, recovery["rebuilt"], recovery["why"]) == (0, False, "the manifest is sound")
-    assert len(recovery["aside"]) == 20
+    assert len(recovery["aside"]) == 5 * tabled
 
 
 def assert_refused_without_manifest(capsys: pytest.CaptureFixture, root: Path, log: Path,
@@ -226,7 +230,8 @@ def assert_refused_without_manifest(capsys: pytest.CaptureFixture, root: Path, l
                  ("stats", "--lake", root, "--game", "vitorian")):
         code, _, err = cli(capsys, *argv)
         line = one_line(err)
-        assert code == 2 and f"{root / MANIFEST}: missing, yet {root} holds 28 part files" in line
+        held = 7 * len(partitioned())
+        assert code == 2 and f"{root / MANIFEST}: missing, yet {root} holds {held} part files" in line
         assert f"`postgame lake recover --lake {root}`" in line and "new lake" in line
         assert snapshot(root) == on_disk, "nothing deleted, nothing written"
 
@@ -260,7 +265,7 @@ def test_crash_recovery_removes_only_what_its_ledger_names(copy_logs, small_lake
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
     root = small_lake.root
     ledger = json.loads((root / LEDGER).read_text())
-    assert ledger["base"] == 0 and len(ledger["parts"]) == 4
+    assert ledger["base"] == 0 and len(ledger["parts"]) == len(partitioned())
     assert small_lake.manifest()["version"] == 0 and table_counts(small_lake)["matches"] == 0
     stray = root / "card_events" / "game=vitorian" / "month=2026-03" / "part-stray-0.parquet"
     stray.parent.mkdir(parents=True)
@@ -336,7 +341,49 @@ def test_a_manifest_of_the_wrong_shape_is_one_line_from_every_command_and_delete
             Lake(lake_copy).manifest()  # what the app shows (dashboards.data.current_lake)
 
 
-# ------------------------------------------------------------ 4. two ingests at once
+# ------------------------------------------------------------ 4. a lake of layout 1
+
+def test_a_layout_one_lake_is_refused_by_every_command_and_never_misread(
+        tmp_path, new_log, capsys):
+    """Its seats hold the decks and its matches one winner seat: read as layout 2 the numbers
+    would be wrong, not missing. Every command says so in one line and changes nothing."""
+    root = write_layout_one_lake(tmp_path / "old")
+    before = snapshot(root)
+    commands = {
+        "ingest": ("ingest", new_log, "--lake", root, "--quiet"),
+        "stats": ("stats", "--lake", root, "--game", "vitorian"),
+        "matchups": ("matchups", "--lake", root, "--game", "vitorian"),
+        "charges": ("charges", "--lake", root, "--game", "vitorian"),
+        "export": ("export", "--lake", root, "--game", "vitorian", "--out", tmp_path / "out"),
+        "verify": ("verify", new_log, "--lake", root),
+        "lake": ("lake", "recover", "--lake", root),
+        "app": ("app", "--lake", root),
+    }
+    for name, argv in commands.items():
+        code, out, err = cli(capsys, *argv)
+        line = one_line(err)
+        assert code == 2 and line.startswith(f"postgame {name}: {root}: a layout-1 lake"), line
+        assert "re-ingest its logs into a new lake (`postgame ingest LOGS --lake NEW`)" in line
+        assert out == ""
+    for read in (Lake(root).manifest, Lake(root).connect, lambda: recover_lake(Lake(root)),
+                 lambda: run_audits(Lake(root))):
+        with pytest.raises(OtherLayout, match="a layout-1 lake"):
+            read()
+    with pytest.raises(OtherLayout), Lake(root).writer():
+        pass
+    after = {rel: entry for rel, entry in snapshot(root).items() if rel != ".lock"}
+    assert after == before and not (tmp_path / "out").exists(), "only the writer's lock file"
+
+
+def test_a_new_lake_says_its_layout_and_a_newer_one_is_refused_too(copy_logs, small_lake):
+    ingest(copy_logs(1), small_lake)
+    assert json.loads((small_lake.root / MANIFEST).read_text())["layout"] == 2
+    edit_manifest(small_lake.root, lambda m: m.update(layout=3))
+    with pytest.raises(OtherLayout, match="a layout-3 lake, written by a newer postgame"):
+        small_lake.connect()
+
+
+# ------------------------------------------------------------ 5. two ingests at once
 
 def waiting_on(lock: Path) -> int:
     """How many processes wait for the lock (POSIX locks blocked on its inode, /proc/locks)."""

@@ -22,9 +22,10 @@ import pytest
 
 from pipeline import metrics
 from pipeline import stats_cross_check as ref
-from pipeline.schema import TABLES
+from pipeline.schema import tables
 
-FACT_TABLES = ("matches", "seats", "deck_cards", "card_events")
+FACT_TABLES = ("matches", "seats", "decks", "deck_cards", "card_events")
+SUITE = metrics.suite("vitorian")
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "metrics"
 SCOPES = [
     {},
@@ -38,8 +39,9 @@ SCOPES = [
 # ---------------------------------------------------------------- facts built by hand
 
 def facts_table(name: str, rows: list[dict]) -> pa.Table:
-    """Rows as a fact table of pipeline.schema, unnamed columns null."""
-    schema = TABLES[name]
+    """Rows as a fact table of pipeline.schema, unnamed columns null (a row may carry other
+    tables' columns too: a seat's dict feeds both seats and decks)."""
+    schema = tables()[name]
     return pa.Table.from_pylist([{f.name: r.get(f.name) for f in schema} for r in rows], schema)
 
 
@@ -54,15 +56,17 @@ def _match(mid: str, fmt: str, when: datetime, first: int, winner: int | None,
            game: str = "vitorian", turns: int = 8) -> dict:
     return {"match_id": mid, "game": game, "month": f"{when:%Y-%m}", "ruleset": game,
             "ruleset_version": 1, "format": fmt, "started_at": when, "first_seat": first,
-            "winner_seat": winner, "turns": turns, "tournament": "t1"}
+            "seats": 2, "is_draw": winner is None, "winner": winner, "turns": turns,
+            "tournament": "t1"}
 
 
 def _seat(m: dict, seat: int, faction: str, deck: str) -> dict:
-    result = ("draw" if m["winner_seat"] is None
-              else "win" if m["winner_seat"] == seat else "loss")
+    """A seat and its deck in one dict: its seats columns and its decks columns."""
+    result = ("draw" if m["winner"] is None else "win" if m["winner"] == seat else "loss")
     return {"match_id": m["match_id"], "game": m["game"], "month": m["month"], "seat": seat,
-            "player": f"p{seat}", "deck_id": f"{deck}#{seat}", "deck_name": deck,
-            "faction": faction, "is_first": m["first_seat"] == seat, "result": result}
+            "player": f"p{seat}", "setup_id": f"{deck}#{seat}", "setup_name": deck,
+            "deck_id": f"{deck}#{seat}", "deck_name": deck, "faction": faction,
+            "is_first": m["first_seat"] == seat, "result": result}
 
 
 def story_facts() -> dict[str, pa.Table]:
@@ -84,6 +88,7 @@ def story_facts() -> dict[str, pa.Table]:
     seats = [_seat(m, s, sides[m["match_id"]][s], f"{sides[m['match_id']][s]}-mid")
              for m in ms for s in (0, 1)]
     return {"matches": facts_table("matches", ms), "seats": facts_table("seats", seats),
+            "decks": facts_table("decks", seats),
             "deck_cards": facts_table("deck_cards", _story_decks(seats)),
             "card_events": facts_table("card_events", _story_events(seats))}
 
@@ -136,7 +141,9 @@ def random_facts(seed: int = 7, matches: int = 400) -> dict[str, pa.Table]:
             seat = _seat(m, s, rng.choice(factions), "")
             seat["deck_name"] = f"{seat['faction']}-{rng.choice(['mid', 'rush'])}"
             seat["deck_id"] = f"{seat['deck_name']}-{rng.randint(0, 3)}"
+            seat["setup_name"], seat["setup_id"] = seat["deck_name"], seat["deck_id"]
             rows["seats"].append(seat)
+            rows["decks"].append(seat)
             _random_deck(rng, seat, cards, rows)
     return {t: facts_table(t, r) for t, r in rows.items()}
 
@@ -312,7 +319,7 @@ def test_bad_requests_are_refused_clearly(story):
 
 # ---------------------------------------------------------------- SQL against pandas
 
-@pytest.mark.parametrize("model", metrics.SUITE)
+@pytest.mark.parametrize("model", SUITE)
 def test_every_model_matches_pandas_on_the_story(story, model):
     con, facts = story
     for scope in SCOPES:
@@ -320,7 +327,7 @@ def test_every_model_matches_pandas_on_the_story(story, model):
     check_model(con, facts, model, {}, game="eredan")
 
 
-@pytest.mark.parametrize("model", metrics.SUITE)
+@pytest.mark.parametrize("model", SUITE)
 @pytest.mark.parametrize("scope", SCOPES, ids=lambda s: ",".join(s) or "all")
 def test_every_model_matches_pandas_on_a_random_season(season, model, scope):
     con, facts = season
@@ -331,7 +338,7 @@ def test_every_model_matches_pandas_on_a_random_season(season, model, scope):
 def test_run_all_is_the_suite(season):
     con, facts = season
     suite = metrics.run_all(con, "vitorian", format="draft")
-    assert list(suite) == list(metrics.SUITE)
+    assert list(suite) == list(SUITE)
     assert_same(suite["card_usage"], ref.card_usage(facts, "vitorian", "draft"), "card_usage")
 
 
@@ -355,7 +362,7 @@ def lake_facts(fixture_lake):
     return con, {t: con.table(t).df() for t in FACT_TABLES}
 
 
-@pytest.mark.parametrize("model", metrics.SUITE)
+@pytest.mark.parametrize("model", SUITE)
 def test_every_model_matches_pandas_on_the_fixture_lake(lake_facts, model):
     con, facts = lake_facts
     assert not check_model(con, facts, model, {}).empty
@@ -376,7 +383,7 @@ def test_the_fixture_season_is_what_its_conftest_says(lake_facts):
     assert metrics.card_usage(con, "vitorian")["decks"].unique().tolist() == [96]
 
 
-@pytest.mark.parametrize("model", metrics.SUITE)
+@pytest.mark.parametrize("model", SUITE)
 def test_the_fixture_lake_gives_the_golden_numbers(lake_facts, model):
     """Numbers pinned for the seeded season (tests/golden/metrics); a change to the engine, the
     bots or a model shows here. POSTGAME_UPDATE_GOLDEN=1 rewrites them after a reviewed change."""
@@ -393,8 +400,7 @@ def test_the_fixture_lake_gives_the_golden_numbers(lake_facts, model):
 
 # ---------------------------------------------------------------- the SQL itself
 
-SQL_FILES = [metrics.SQL_DIR / f"{name}.sql" for name in metrics.SUITE + tuple(
-    metrics.staging_names())]
+SQL_FILES = [metrics.model_paths()[name] for name in SUITE + tuple(metrics.staging_names())]
 
 
 @pytest.mark.parametrize("path", SQL_FILES, ids=lambda p: p.stem)
@@ -410,12 +416,41 @@ def test_each_model_states_its_grain_and_stays_portable(path):
         assert re.search(r"^-- params: \$game", text, re.MULTILINE)
 
 
-def test_every_sql_file_at_the_top_is_a_known_model():
-    ours = {p.stem for p in metrics.SQL_DIR.glob("*.sql") if not p.stem.startswith("charges")}
-    assert ours == set(metrics.SUITE) | set(metrics.staging_names())
+def test_the_models_live_in_folders_by_what_they_need():
+    assert not list(metrics.SQL_DIR.glob("*.sql")), "every model sits in a folder"
+    folders = {name: path.parent.name for name, path in metrics.model_paths().items()}
+    assert {n for n, f in folders.items() if f == "core"} == {
+        "stg_matches", "stg_scope", "stg_seats", "stg_seat_games", "coverage", "first_player"}
+    assert {n for n, f in folders.items() if f == "cards"} >= {
+        "stg_decks", "stg_deck_games", "card_usage", "matchups", "faction_win_rates"}
+    assert set(SUITE) <= set(metrics.model_names())
+    for path in metrics.model_paths()["coverage"].parent.glob("*.sql"):
+        assert not re.search(r"\b(decks|deck_cards|card_events)\b",
+                             re.sub(r"--[^\n]*", "", path.read_text())), \
+            f"{path.name}: a core model reads only matches and seats"
 
 
-@pytest.mark.parametrize("model", metrics.SUITE)
+def test_a_games_own_models_are_found_and_names_stay_unique(tmp_path, monkeypatch):
+    sql = tmp_path / "sql"
+    for folder in metrics.MODEL_FOLDERS:
+        (sql / folder).mkdir(parents=True)
+    (sql / "vitorian").mkdir()
+    (sql / "vitorian" / "sovereign_rates.sql").write_text("-- grain: x\nSELECT 1\n")
+    monkeypatch.setattr(metrics, "SQL_DIR", sql)
+    assert metrics.model_names() == ["sovereign_rates"]
+    (sql / "cards" / "sovereign_rates.sql").write_text("-- grain: x\nSELECT 1\n")
+    with pytest.raises(metrics.ModelError, match="unique across"):
+        metrics.model_paths()
+
+
+def test_each_game_names_its_suite_as_data():
+    assert metrics.suite("vitorian") == metrics.suite("eredan") == (
+        "coverage", "card_usage", "matchups", "first_player", "faction_win_rates",
+        "deck_archetypes")
+    assert metrics.suite("not-a-game") == metrics.CORE_SUITE
+
+
+@pytest.mark.parametrize("model", SUITE)
 def test_each_compiled_model_transpiles_to_spark(model):
     import sqlglot
 
@@ -539,22 +574,7 @@ def test_a_lake_that_cannot_answer_is_a_friendly_exit_2(capsys, tmp_path, story_
     assert "Traceback" not in err
 
 
-@pytest.fixture(scope="module")
-def spark():
-    """A local Spark session: pyspark comes with the dev extras, Java from scripts/env.sh."""
-    import shutil
-
-    from pyspark import sql as pyspark_sql
-
-    assert shutil.which("java"), "Spark needs Java: run scripts/env.sh (installs a JRE)"
-    session = (pyspark_sql.SparkSession.builder.master("local[1]")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.ui.enabled", "false").getOrCreate())
-    yield session
-    session.stop()
-
-
-@pytest.mark.parametrize("model", metrics.SUITE)
+@pytest.mark.parametrize("model", SUITE)
 def test_each_model_gives_the_same_numbers_on_spark(spark, season, model):
     """The portable-SQL promise kept: the compiled model, transpiled by sqlglot, run by Spark."""
     import sqlglot

@@ -1,6 +1,7 @@
 """Properties of whole simulated Vitorian matches: they end (VW-12.5), replay reproduces them,
 and no seat ever sees what the rules hide from it. The properties shared with every game are in
-tests/game_properties.py."""
+tests/game_properties.py; they are checked on vitorian@2, the rules new matches are played with
+(vitorian@1 differs only in how ids are given, tests/vitorian/test_setup.py)."""
 from __future__ import annotations
 
 import random
@@ -19,7 +20,7 @@ def _hide_swap(state: State, seat: int, rng: random.Random) -> None:
     state.players[seat].bottomed = list(state.players[seat].bottomed)
 
 
-VITORIAN = Game(name="vitorian", ruleset="vitorian@1", archetypes=ARCHETYPES,
+VITORIAN = Game(name="vitorian", ruleset="vitorian@2", archetypes=ARCHETYPES,
                 build_deck=build_deck, greedy_bot=GreedyBot, turn_cap=TURN_CAP,
                 hide_swap=_hide_swap)
 RULES = VITORIAN.rules

@@ -1,8 +1,11 @@
--- must hold: every row of seats, deck_cards and card_events belongs to a match in matches, in
--- the same partition (game, month) as that match.
+-- must hold: every row of seats, decks, deck_cards and card_events belongs to a match in
+-- matches, in the same partition (game, month) as that match (a game's own tables have an
+-- audit of their own each, <table>_reference_matches, made by pipeline.audits).
 -- grain: one row per fact table and offending match id.
 WITH facts AS (
     SELECT 'seats' AS fact_table, match_id, game, month FROM seats
+    UNION ALL
+    SELECT 'decks' AS fact_table, match_id, game, month FROM decks
     UNION ALL
     SELECT 'deck_cards' AS fact_table, match_id, game, month FROM deck_cards
     UNION ALL

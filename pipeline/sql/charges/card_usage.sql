@@ -11,9 +11,10 @@ WITH deck_lines AS (
         te.epoch,
         m.tournament,
         s.player,
-        s.deck_id,
+        d.deck_id,
         cb.base_card
     FROM deck_cards AS dc
+    INNER JOIN decks AS d ON d.match_id = dc.match_id AND d.seat = dc.seat
     INNER JOIN seats AS s ON s.match_id = dc.match_id AND s.seat = dc.seat
     INNER JOIN matches AS m ON m.match_id = dc.match_id
     INNER JOIN charges__tournament_epochs AS te ON te.tournament = m.tournament

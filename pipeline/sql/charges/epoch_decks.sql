@@ -8,11 +8,13 @@ WITH registrations AS (
         te.epoch,
         m.tournament,
         s.player,
-        s.deck_id
+        d.deck_id
     FROM seats AS s
+    INNER JOIN decks AS d ON d.match_id = s.match_id AND d.seat = s.seat
     INNER JOIN matches AS m ON m.match_id = s.match_id
     INNER JOIN charges__tournament_epochs AS te ON te.tournament = m.tournament
     WHERE s.game = $game
+      AND d.game = $game
       AND m.game = $game
       AND m.format = $format
 )

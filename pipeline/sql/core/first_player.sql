@@ -4,7 +4,8 @@
 --         NULL = unbounded)
 -- The first seat's record: matches, its wins, losses and the draws. A draw counts as not a
 -- win, so a fair game with many draws shows a first-player win rate under one half; read it
--- beside decided_first_player_win_rate, the first seat's share of the decided matches.
+-- beside decided_first_player_win_rate, the first seat's share of the decided matches. A
+-- match where no seat plays first (first_seat NULL, no seat is_first) is left out.
 -- rate: first_player_win_rate = first_wins / matches
 -- rate: decided_first_player_win_rate = first_wins / decided
 -- order: format

@@ -2,7 +2,7 @@
 -- grain: one row per faction of $game in the matches in scope
 -- params: $game (required); $format, $date_from, $date_to (match start day, UTC, inclusive;
 --         NULL = unbounded); $min_sample (keep factions with at least this many seat-games)
--- faction: Vitorian, the Sovereign's colour; Eredan, the deck's guild (seats.faction).
+-- faction: Vitorian, the Sovereign's colour; Eredan, the deck's guild (decks.faction).
 -- seat_games counts every deck of the faction; meta_share is its share of all decks. The win
 -- rates leave mirror matches out (a mirror is won exactly as often as it is lost); they are
 -- counted in mirror_matches. A draw counts as not a win. first_*: the faction's seat played

@@ -2,7 +2,7 @@
 -- grain: one row per ordered (faction, opponent_faction) pair met in the matches in scope
 -- params: $game (required); $format, $date_from, $date_to (match start day, UTC, inclusive;
 --         NULL = unbounded); $min_sample (keep pairs met at least this often; NULL = 0)
--- faction: Vitorian, the Sovereign's colour; Eredan, the deck's guild (seats.faction).
+-- faction: Vitorian, the Sovereign's colour; Eredan, the deck's guild (decks.faction).
 -- Counts are from the faction's side: (A, B) and (B, A) mirror each other. A draw counts as
 -- not a win. A mirror (A, A) has one row counted per match: n mirror matches and their draws;
 -- its wins, losses and win rate are NULL, because a mirror is won by the faction exactly as
@@ -12,7 +12,7 @@
 -- order: faction, opponent_faction
 WITH seat_games AS (
     SELECT match_id, seat, faction, won, lost, drew
-    FROM stg_seat_games
+    FROM stg_deck_games
 ),
 pairs AS (
     SELECT

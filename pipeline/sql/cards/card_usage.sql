@@ -14,9 +14,11 @@
 -- rate: win_rate_when_not_drawn = not_drawn_wins / not_drawn
 -- difference: improvement_when_drawn = win_rate_when_drawn - win_rate_when_not_drawn
 -- order: included DESC, card
--- The event groups run on match_key (the matches of stg_scope numbered), an integer, not on the match id text, and
--- only then take their seat-game's result, one row a (match, seat) (audit seats_two_per_match):
--- joining the groups, not the events, is the cheaper side.
+-- The event groups run on match_key (the matches of stg_scope numbered), an integer, not on the
+-- match id text, and only then take their deck-game's result, one row a (match, seat) (audits
+-- seats_per_match, decks_one_per_seat): joining the groups, not the events, is the cheaper side.
+-- A deck-game is a seat of stg_seats with its row of stg_decks: a reader that narrows decks
+-- (the app's faction filter) narrows every count here.
 -- Each card is counted from two sides, with no deck line joined to its events: the deck side
 -- counts deck lines, one per deck holding the card (audit decks_have_cards); the event side
 -- counts the (match, seat, card) groups of hand and play events, each of a card in its seat's
@@ -36,8 +38,10 @@ seat_games AS (
         CASE WHEN s.result = 'win' THEN 1 ELSE 0 END AS won,
         CASE WHEN s.result = 'draw' THEN 1 ELSE 0 END AS drew
     FROM stg_seats AS s
+    INNER JOIN stg_decks AS d ON d.match_id = s.match_id AND d.seat = s.seat
     INNER JOIN scope AS m ON m.match_id = s.match_id
     WHERE s.game = $game
+      AND d.game = $game
 ),
 deck_totals AS (
     SELECT COUNT(*) AS decks FROM seat_games

@@ -10,9 +10,12 @@ SELECT
     format,
     ruleset,
     ruleset_version,
+    scenario,
     match_date,
     first_seat,
-    winner_seat,
+    seats,
+    is_draw,
+    winning_side,
     turns
 FROM stg_matches
 WHERE game = $game

@@ -1,16 +1,15 @@
 -- model: stg_seat_games (staging over stg_seats and stg_scope: no aggregate)
--- grain: one row per seat of a match in scope (a "seat-game": one deck played in one match)
+-- grain: one row per seat of a match in scope (a "seat-game": one seat played in one match)
 -- source: stg_seats, stg_scope
 -- won, lost, drew, went_first: the seat's result and turn order as 0/1, to be summed. A draw is
--- not a win. No window here: the mirror flags live in stg_seat_mirrors, so models that do not
--- need them (card_usage, matchups, first_player) do not pay for them.
+-- not a win. Every game has these; a card game's decks join them in stg_deck_games.
 SELECT
     s.match_id,
     m.format,
     s.seat,
-    s.deck_id,
-    s.deck_name,
-    s.faction,
+    s.side,
+    s.role,
+    s.setup_id,
     s.is_first,
     s.result,
     CASE WHEN s.is_first THEN 1 ELSE 0 END AS went_first,
