@@ -30,7 +30,6 @@ from engine.eredan.deckcheck import SECTIONS, deck_guilds, resolve
 from engine.eredan.state import State, owner_of
 from engine.ruleset import Change, Outcome, Ruleset
 from events.base import DeckList, Header
-from events.eredan import PlayCards
 from pipeline.facts import DeckLines, FactVisitor, LogMeta, deck_lines
 
 MERCENARIES = "Mercenaries"
@@ -107,10 +106,8 @@ class EredanFacts(FactVisitor):
         else the seat's combatant, who plays it (ER-5.12); a pulled card has the same user."""
         assert change.seat is not None
         aim: int | None = None
-        if isinstance(change, Revealed) and isinstance(event, PlayCards):
-            play = next((p for p in event.plays if p.card == change.card), None)
-            if play is not None:
-                aim = play.receiver if play.receiver is not None else play.target
+        if isinstance(change, Revealed):  # both seats' submissions are revealed together
+            aim = change.receiver if change.receiver is not None else change.target
         if aim is None and self.combatants is not None:
             attacker, defender = self.combatants
             aim = attacker if owner_of(attacker) == change.seat else defender

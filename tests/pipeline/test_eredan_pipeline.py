@@ -152,3 +152,30 @@ def test_a_capped_season_is_byte_identical_whatever_the_workers(tmp_path: Path):
 
     one = play(1)
     assert len(one) == 24 and one == play(2)
+
+
+class _Aimed(ReplayVisitor):
+    """Every revealed card with the character it was aimed at (an Artisan's receiver, else the
+    chosen target), by the engine's own Revealed changes."""
+
+    def begin(self, header, state):  # type: ignore[no-untyped-def]
+        self.aimed: Counter[tuple[int, str, str]] = Counter()
+
+    def step(self, seq, event, changes, state):  # type: ignore[no-untyped-def]
+        for change in changes:
+            aim = getattr(change, "receiver", None) or getattr(change, "target", None)
+            if change.kind == "revealed" and aim is not None:
+                self.aimed[(seq, state.cards[change.card].id, state.cards[aim].id)] += 1
+
+
+def test_a_played_card_is_credited_to_the_character_it_was_aimed_at(season, con):
+    """Both seats' submissions are revealed by the second one (ER-5.15): the first seat's cards
+    keep their own targets, not the second submission's or their user's."""
+    logs, _ = season
+    for path in logs[:40]:
+        log = read_log(path)
+        aimed = _Aimed()
+        replay_log(get_ruleset(log.header.ruleset), log.header, log.events, aimed)
+        rows = con.execute("SELECT seq, card, target FROM card_events WHERE match_id = ? AND "
+                           "kind = 'played'", [log.header.match_id]).fetchall()
+        assert aimed.aimed <= Counter(rows), log.header.match_id
