@@ -32,8 +32,10 @@ and the words for it (engine.narration), a kit to simulate, lake facts."""
 CAPABILITY_LAYERS: Mapping[str, str] = {"charges": "cards", "board": "board"}
 """A capability -> the layer it needs: charges need the game's card catalog for the pipeline
 (pipeline.charges.GameCards), a board needs the app's SVG renderer."""
-OPTIONAL_LAYERS = ("scenario",)
-"""A game played from scenarios registers the type of a header's scenario block."""
+OPTIONAL_LAYERS = ("scenario", "sql")
+"""A game played from scenarios registers the type of a header's scenario block; a game whose
+package holds its own metric models registers their folder ("sql": a Path or a folder name,
+pipeline.metrics reads it besides pipeline/sql/<game>)."""
 LAYERS = (*REQUIRED_LAYERS, *OPTIONAL_LAYERS, "cards", "board")
 
 

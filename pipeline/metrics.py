@@ -107,9 +107,12 @@ class Scope:
 
 
 def model_folders() -> list[Path]:
-    """sql/core, sql/cards, then sql/<game> of each registered game that has one."""
+    """sql/core, sql/cards, then sql/<game> of each registered game that has one, then the
+    folder each game registers as its "sql" layer (a game outside pipeline/, its own models)."""
     games = [SQL_DIR / game for game in registry.known_games() if (SQL_DIR / game).is_dir()]
-    return [SQL_DIR / name for name in MODEL_FOLDERS] + games
+    own = [Path(registry.layer(game, "sql")) for game in registry.games_with("sql")]
+    return [SQL_DIR / name for name in MODEL_FOLDERS] + games + [
+        folder for folder in own if folder.is_dir() and folder not in games]
 
 
 def model_paths() -> dict[str, Path]:

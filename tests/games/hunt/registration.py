@@ -1,7 +1,7 @@
 """The Hunt's one registration, made when this module is imported (the tests import it).
 
-No "facts" layer: the lake is being reworked and no fact extractor for games of sides exists
-yet; the registry tolerates it (engine.registry.missing_layers would name it)."""
+Its lake facts are tests/games/hunt/facts.py, its own metric models tests/games/hunt/sql/ (the
+"sql" layer), which its suite (game.toml) names."""
 from __future__ import annotations
 
 import tomllib
@@ -13,6 +13,8 @@ from engine.registry import GameInfo, Registration, register_game
 
 INFO = msgspec.convert(tomllib.loads(Path(__file__).with_name("game.toml").read_text("utf-8")),
                        GameInfo)
+SQL_DIR = Path(__file__).with_name("sql")
+"""The game's own metric models (its "sql" layer)."""
 REGISTRATION_REF = "tests.games.hunt.registration:registration"
 
 
@@ -23,6 +25,8 @@ def registration() -> Registration:
         "ruleset": "tests.games.hunt.rules:RULES",
         "narration": "tests.games.hunt.narration:NARRATION",
         "kit": "tests.games.hunt.kit:kit",
+        "facts": "tests.games.hunt.facts:HuntFacts",
+        "sql": "tests.games.hunt.registration:SQL_DIR",
     })
 
 
