@@ -122,6 +122,10 @@ class ReplayCursor:
         """The perspectives the game lists for this match, with their labels."""
         return self.narration.perspectives(self.replay.header)
 
+    def result(self) -> str:
+        """How the match ended, in the game's words (public to every perspective)."""
+        return self.narration.outcome_text(self.replay.header, self.replay.outcome)
+
 
 def open_replay(path: str | Path, content_hash: str | None = None) -> ReplayCursor:
     """Read and check a log once; every refusal becomes one readable ReplayUnavailable. With
@@ -189,7 +193,7 @@ def frame(cursor: ReplayCursor, step: int, perspective: Perspective) -> Frame:
     with cursor.lock:
         replay = cursor.replay
         view = replay.ruleset.view(replay.seek(step), perspective)
-        changes = [narration.change_data(c, perspective) for c in replay.changes]
+        changes = [narration.change_data(replay.header, c, perspective) for c in replay.changes]
     event, told = told_step(cursor.records[step], perspective)
     renderer = board_renderer(cursor.game)
     last = step == cursor.total

@@ -21,7 +21,7 @@ import msgspec
 
 from engine import registry
 from engine.ruleset import OMNISCIENT, SPECTATOR, Change, Outcome, Perspective, actor_name
-from events.base import Header, actor_kind, private_fields, redacted
+from events.base import Header, Seat, actor_kind, private_fields, redacted
 
 BoardRenderer = Callable[[dict[str, Any]], str]
 
@@ -95,19 +95,55 @@ def event_data(event: Any, hidden: bool, perspective: Perspective = OMNISCIENT
     return data
 
 
+SIDE_PREFIX = "side:"
+
+
+def side_perspective(side: str) -> str:
+    """The perspective of a whole side ("side:hunters")."""
+    return f"{SIDE_PREFIX}{side}"
+
+
+def seat_label(seat: Seat) -> str:
+    """A seat in words: its player, and its role (or side) in brackets where it has one."""
+    part = seat.role or seat.side
+    return f"{seat.player} ({part})" if part else seat.player
+
+
 class Narration:
     """One game's visibility and words. Subclass it in the game's own package and register the
     instance as the game's "narration" layer; override what the game says differently.
 
-    Every method takes the match header (for the players' names) and, where words need names of
-    things, the state right after the step (for cards' and characters' names)."""
+    Every method takes the match header (for the players' names and the seats' sides) and,
+    where words need names of things, the state right after the step (for cards' names).
+
+    Perspectives: the organiser, each seat, each side the header names ("side:hunters"), and a
+    spectator. A side's perspective sees what every seat of it knows alike (the public record)
+    unless the side is in `shared_sides`: its seats play with open hands among themselves, so
+    the side's perspective sees each of its seats' secrets, and never another side's."""
+
+    shared_sides: tuple[str, ...] = ()
 
     def perspectives(self, header: Header) -> list[tuple[Perspective, str]]:
         """Every perspective a replay may be seen from, with its label, organiser first."""
         seats: list[tuple[Perspective, str]] = [
-            (seat.seat, f"Seat {seat.seat} · {seat.player}") for seat in header.seats]
-        return [(OMNISCIENT, "Organiser (sees everything)"), *seats,
+            (seat.seat, f"Seat {seat.seat} · {seat_label(seat)}") for seat in header.seats]
+        sides = [(side_perspective(side), f"Side {side} · "
+                  + ("its seats' secrets too" if side in self.shared_sides
+                     else "what all its seats know"))
+                 for side in dict.fromkeys(seat.side for seat in header.seats if seat.side)]
+        return [(OMNISCIENT, "Organiser (sees everything)"), *seats, *sides,
                 (SPECTATOR, "Spectator (public)")]
+
+    def knows(self, header: Header, perspective: Perspective, owner: int | None) -> bool:
+        """Whether `perspective` may see the secrets of seat `owner`: the organiser, that seat,
+        and its side's perspective where the side shares its secrets."""
+        if perspective == OMNISCIENT or (owner is not None and perspective == owner):
+            return True
+        if owner is None or not isinstance(perspective, str) or not 0 <= owner < len(
+                header.seats):
+            return False
+        side = header.seats[owner].side
+        return side in self.shared_sides and perspective == side_perspective(side)
 
     def is_chance(self, event: Any) -> bool:
         return actor_kind(event) == "chance"
@@ -117,12 +153,20 @@ class Narration:
         are the organiser's)."""
         return self.is_chance(event) and perspective != OMNISCIENT
 
-    def event_data(self, event: Any, perspective: Perspective) -> dict[str, Any]:
+    def event_data(self, header: Header, event: Any, perspective: Perspective
+                   ) -> dict[str, Any]:
         """The event as data, as `perspective` may read it (what --json and exports print)."""
-        return event_data(event, self.hides_event(event, perspective), perspective)
+        hidden = self.hides_event(event, perspective)
+        if self.knows(header, perspective, getattr(event, "seat", None)):
+            return event_data(event, hidden, OMNISCIENT)
+        return event_data(event, hidden, perspective)
 
-    def change_data(self, change: Change, perspective: Perspective) -> dict[str, Any]:
-        data: dict[str, Any] = msgspec.to_builtins(mask_change(change, perspective))
+    def change_data(self, header: Header, change: Change, perspective: Perspective
+                    ) -> dict[str, Any]:
+        """The change as data: someone else's secret loses its private fields."""
+        shown = change if self.knows(header, perspective, change.secret_to) else \
+            mask_change(change, perspective)
+        data: dict[str, Any] = msgspec.to_builtins(shown)
         return data
 
     def event_text(self, header: Header, state: Any, event: Any,

@@ -32,10 +32,12 @@ and the words for it (engine.narration), a kit to simulate, lake facts."""
 CAPABILITY_LAYERS: Mapping[str, str] = {"charges": "cards", "board": "board"}
 """A capability -> the layer it needs: charges need the game's card catalog for the pipeline
 (pipeline.charges.GameCards), a board needs the app's SVG renderer."""
-OPTIONAL_LAYERS = ("scenario", "sql")
+OPTIONAL_LAYERS = ("scenario", "sql", "commands")
 """A game played from scenarios registers the type of a header's scenario block; a game whose
 package holds its own metric models registers their folder ("sql": a Path or a folder name,
-pipeline.metrics reads it besides pipeline/sql/<game>)."""
+pipeline.metrics reads it besides pipeline/sql/<game>); a game with command-line tools of its
+own registers the function that adds them ("commands": register(subparsers), as each of
+postgame.commands does)."""
 LAYERS = (*REQUIRED_LAYERS, *OPTIONAL_LAYERS, "cards", "board")
 
 

@@ -26,6 +26,11 @@ Perspective = int | str
 """A seat number, OMNISCIENT (the organiser sees everything), SPECTATOR (public only), or a
 perspective a game lists for itself (a side's, "side:hunters")."""
 
+DEAL_RULE = "engine:deal"
+"""The rule a refused Deal breaks. Dealing a seat's cards random instance ids at setup is our
+[decision], in no game's spec: an id then tells nothing of the hidden list beyond the card
+itself (the card games' "Hidden information")."""
+
 WIN, LOSS, DRAW = "win", "loss", "draw"
 RESULTS = (WIN, LOSS, DRAW)
 

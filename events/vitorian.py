@@ -25,8 +25,8 @@ class VitorianEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 # Chance outcomes ---------------------------------------------------------------------------
 
 class Deal(VitorianEvent, frozen=True, tag="deal"):
-    """The ids the seat's cards are dealt (vitorian@2, VW-4.11): labels[i] is the id of the i-th
-    card of its expanded deck list (Maneuver, Convoy, then Defense sections, each entry's copies
+    """The ids the seat's cards are dealt (vitorian@2, engine:deal): labels[i] is the id of the
+    i-th card of its expanded deck list (Maneuver, Convoy, then Defense sections, each entry's copies
     in a row; the Sovereign excluded), a random permutation of seat * 100 + 0 ... n - 1."""
     by: ClassVar[str] = "chance"
 

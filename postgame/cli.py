@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from engine import registry
 from postgame.commands import (
     app,
     charges,
@@ -52,6 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.register(sub)
+    for game in registry.games_with("commands"):  # a game's own tools (`postgame dice`)
+        registry.layer(game, "commands")(sub)
     return parser
 
 

@@ -34,10 +34,10 @@ def step_json(narration: Narration, header: Header, state: Any, seq: int, total:
               perspective: Perspective) -> dict[str, Any]:
     return {
         "step": seq, "steps": total, "turn": turn, "perspective": perspective,
-        "event": None if event is None else narration.event_data(event, perspective),
+        "event": None if event is None else narration.event_data(header, event, perspective),
         "text": "setup" if event is None else narration.event_text(header, state, event,
                                                                    perspective),
-        "changes": [narration.change_data(c, perspective) for c in changes],
+        "changes": [narration.change_data(header, c, perspective) for c in changes],
         "view": view,
     }
 

@@ -38,7 +38,7 @@ def render() -> None:
         cannot_replay(why)
         return
     _reset_on_new_match(match_id, cursor)
-    st.caption(_match_line(lake, game, match_id))
+    st.caption(_match_line(lake, game, match_id, cursor))
     seen, play, speed = st.columns([5, 1, 2], vertical_alignment="bottom")
     with seen:
         perspective = pick_perspective(cursor)
@@ -76,20 +76,18 @@ def _match_labels(found: pd.DataFrame) -> list[str]:
             for _, r in found.iterrows()]
 
 
-def _match_line(lake: data.LakeRef, game: str, match_id: str) -> str:
-    """The match in one caption line; every text in it comes from the log, so it is escaped."""
+def _match_line(lake: data.LakeRef, game: str, match_id: str, cursor: ReplayCursor) -> str:
+    """The match in one caption line, its result in the game's words (its narration's); every
+    text in it comes from the log, so it is escaped."""
     found = data.find_matches(lake, game)
     row = found[found["match_id"] == match_id]
+    result = widgets.plain(cursor.result())
     if row.empty:
-        return widgets.plain(match_id)
+        return f"{widgets.plain(match_id)} · {result}"
     r = row.iloc[0]
-    said = {key: widgets.plain(r[key]) for key in ("players", "tournament", "format",
-                                                    "result_reason", "winners")}
-    drew = pd.notna(r["is_draw"]) and bool(r["is_draw"])
-    result = ("draw" if drew else f"{said['winners']} won" if pd.notna(r["winners"])
-              else "no winner")
+    said = {key: widgets.plain(r[key]) for key in ("players", "tournament", "format")}
     return (f"{widgets.plain(match_id)} · {said['players']} · {said['tournament']} "
-            f"({said['format']}) round {r['round']} · {result} ({said['result_reason']}) "
+            f"({said['format']}) round {r['round']} · {result} · "
             f"after {r['turns']} turns, {r['events']} events")
 
 

@@ -23,7 +23,7 @@ from engine.eredan.setup import deal, deal_ids, initial_state
 from engine.eredan.state import HAND_SIZE, State
 from engine.eredan.stats import hand_target
 from engine.eredan.view import view_of
-from engine.ruleset import Change, PendingSeatRules, Perspective, RuleViolation
+from engine.ruleset import DEAL_RULE, Change, PendingSeatRules, Perspective, RuleViolation
 from events.base import Header
 from events.eredan import (
     ChooseCombatants,
@@ -38,9 +38,6 @@ from events.eredan import (
 
 Changes = list[Change]
 Handler = Callable[[State, Any, Changes], None]
-DEAL_RULE = "engine:deal"
-"""Not in the spec: the deal of instance ids is our [decision] (events.eredan.Deal), so a
-refused Deal names no ER- rule."""
 LATEST = 2
 """The version new matches are played under (data/eredan/game.toml lists it last)."""
 

@@ -65,34 +65,34 @@ class GreedyBot:
         return legal[ties[rng.randrange(len(ties))]]
 
     def score(self, sight: VitorianSight, look: Lookahead, event: Any) -> float:
-        state, seat = sight.known, sight.seat
         kind = type(event)
-        if kind is Mulligan:
-            return 1.0 if _playable_units(state, seat) < 2 else -1.0
-        if kind is KeepHand:
-            return 0.0
+        fixed = FIXED_SCORES.get(kind)
+        if fixed is not None:  # no need to read the sight (made on first read) for these
+            return fixed
         if kind is PayUpkeep:
             return float(len(event.payments))
+        state, seat = sight.known, sight.seat
+        if kind is Mulligan:
+            return 1.0 if _playable_units(state, seat) < 2 else -1.0
         if kind is Mobilize:
             return _mobilize_score(state, event)
         if kind is LinkEquipment:
             unit = state.units[event.unit]
             return 6.0 + stats.attack(state, unit) * 0.1
-        if kind is PlayFieldCondition:
-            return 6.5
         if kind is Move:
             return _move_score(state, seat, event)
         if kind is DeclareAttack:
             return _attack_score(look, event)
         if kind is PlayOrder:
             return _order_score(state, seat, event)
-        if kind in (Barrage, Gank):
-            return 2.0
         if kind is Recycle:
             return _recycle_score(state, seat, event)
-        if kind in (EndPhase, PassPriority):
-            return 0.0
         return -1.0
+
+
+FIXED_SCORES: dict[type, float] = {KeepHand: 0.0, PlayFieldCondition: 6.5, Barrage: 2.0,
+                                   Gank: 2.0, EndPhase: 0.0, PassPriority: 0.0}
+"""Decisions the greedy bot scores the same whatever the table shows."""
 
 
 def _playable_units(state: State, seat: int) -> int:

@@ -29,7 +29,7 @@ class VitorianChange(Change, frozen=True, gc=False):
 # Setup and chance outcomes -------------------------------------------------------------------
 
 class Dealt(VitorianChange, frozen=True, kw_only=True, tag="dealt"):
-    """The seat's cards got their match ids at random (vitorian@2, VW-4.11): how many."""
+    """The seat's cards got their match ids at random (vitorian@2, engine:deal): how many."""
 
     cards: int
 

@@ -61,12 +61,21 @@ def observe(state: State, seat: int) -> VitorianSight:
 
 def _masked(state: State, seat: int) -> tuple[State, tuple[tuple[Unseen, Unseen, Unseen], ...]]:
     known = state.copy()
-    known.cards = dict(state.cards)
-    return known, tuple(_mask_player(known, player, seat) for player in known.players)
+    holes = [_mask_player(player, seat) for player in known.players]
+    hidden = {cid for groups in holes for group in groups for cid in group}
+    table = state.cards
+    known.cards = {cid: card for cid, card in table.items() if cid not in hidden}
+    unseen = []
+    for player, (hand_deck, convoy, defense) in zip(known.players, holes):
+        own = player.seat == seat
+        unseen.append((_unseen(table, hand_deck, own), _unseen(table, convoy, own),
+                       _unseen(table, defense, own)))
+    return known, tuple(unseen)
 
 
-def _mask_player(known: State, player: Player, seat: int) -> tuple[Unseen, Unseen, Unseen]:
-    """Hide `player`'s cards that `seat` may not see; returns them by group of zones."""
+def _mask_player(player: Player, seat: int) -> tuple[list[int], list[int], list[int]]:
+    """Hide `player`'s cards that `seat` may not see, in place; returns the hidden ones by
+    group of zones (hand and deck, Convoy, Defense Pile and removed)."""
     own = player.seat == seat
     nothing: set[int] = set()
     hand = _mask(player.hand, None if own else nothing)
@@ -75,8 +84,7 @@ def _mask_player(known: State, player: Player, seat: int) -> tuple[Unseen, Unsee
     defense = _mask(player.defense, nothing) + _mask(player.removed, nothing)
     if not own:  # what the opponent bottomed or looked at is its own knowledge
         player.bottomed, player.convoy_seen = [], set()
-    return (_unseen(known, hand + deck, own), _unseen(known, convoy, own),
-            _unseen(known, defense, own))
+    return hand + deck, convoy, defense
 
 
 def _mask(zone: list[int], visible: set[int] | None) -> list[int]:
@@ -93,16 +101,14 @@ def _mask(zone: list[int], visible: set[int] | None) -> list[int]:
     return hidden
 
 
-def _unseen(known: State, hidden: list[int], own: bool) -> Unseen:
-    """Take the hidden cards out of `known`; only the seat's own are kept (sorted, so their
-    order tells nothing): the opponent's list is hidden."""
-    table = known.cards
+def _unseen(table: dict[int, Card], hidden: list[int], own: bool) -> Unseen:
+    """The hidden cards of a group as the seat may know them: their ids, and only for its own
+    cards the cards themselves (sorted, so their order tells nothing): the opponent's list is
+    hidden."""
     if not own:
-        for cid in hidden:
-            del table[cid]
         return Unseen(ids=tuple(sorted(hidden)), cards=())
-    cards = sorted((table.pop(cid) for cid in hidden), key=CARD_ID)
-    return Unseen(ids=tuple(sorted(hidden)), cards=tuple(cards))
+    return Unseen(ids=tuple(sorted(hidden)),
+                  cards=tuple(sorted(map(table.__getitem__, hidden), key=CARD_ID)))
 
 
 def determinize(sight: VitorianSight, rng: random.Random) -> State:

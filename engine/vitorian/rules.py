@@ -2,8 +2,8 @@
 to legal moves and views.
 
 Two versions read logs: "vitorian@1" names cards by their place in the deck list (seat * 100 +
-slot), "vitorian@2" deals every card a random id first (VW-4.11, engine.vitorian.setup), so an
-id seen in play says nothing about the list. They differ only in that deal; new matches are
+slot), "vitorian@2" deals every card a random id first (engine:deal, engine.vitorian.setup),
+so an id seen in play says nothing about the list. They differ only in that deal; new matches are
 played with the newest.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine.ruleset import Change, PendingSeatRules, Perspective, RuleViolation
+from engine.ruleset import DEAL_RULE, Change, PendingSeatRules, Perspective, RuleViolation
 from engine.vitorian import combat, flow, main_phase, orders, recycle, zones
 from engine.vitorian.changes import (
     Dealt,
@@ -82,7 +82,7 @@ class VitorianRules(PendingSeatRules):
     def __init__(self, version: int) -> None:
         self.version = version
         self.deals = version >= 2
-        """Whether setup first awaits a Deal of random ids per seat (VW-4.11)."""
+        """Whether setup first awaits a Deal of random ids per seat (engine:deal)."""
 
     def setup(self, header: Header) -> State:
         return initial_state(header, deal=self.deals)
@@ -118,7 +118,7 @@ class VitorianRules(PendingSeatRules):
             require(event.seat in (0, 1), "VW-1.1", f"seat {event.seat} does not exist")
             zones.lose(state, event.seat, "concede", "VW-12.4", out)
         elif kind is Deal and not self.deals:
-            raise RuleViolation("VW-4.11", f"{self.name}@{self.version} deals no ids: a Deal "
+            raise RuleViolation(DEAL_RULE, f"{self.name}@{self.version} deals no ids: a Deal "
                                            "belongs to vitorian@2 and later logs")
         elif kind in CHANCE:
             require(bool(state.chance), "VW-4.2", "no chance outcome is expected now")
@@ -142,8 +142,8 @@ def _zone(state: State, seat: int, zone: str) -> list[int]:
 
 
 def _awaited(rule: str, zone: str) -> str:
-    """The rule a refused chance outcome breaks: the awaited one's (the deal's is VW-4.11)."""
-    return "VW-4.11" if zone == "deal" else rule
+    """The rule a refused chance outcome breaks: the awaited one's (the deal's is engine:deal)."""
+    return DEAL_RULE if zone == "deal" else rule
 
 
 def _expected(seat: int, zone: str) -> str:
@@ -156,11 +156,12 @@ def _expected(seat: int, zone: str) -> str:
 
 
 def _deal(state: State, event: Deal, out: Changes) -> None:
-    """VW-4.11: the seat's cards get their ids, a permutation of its label set."""
+    """engine:deal: the seat's cards get their ids, a permutation of its label set."""
     seat, zone = state.chance[0]
-    require(zone == "deal" and event.seat == seat, "VW-4.11", f"expected {_expected(seat, zone)}")
+    require(zone == "deal" and event.seat == seat, DEAL_RULE,
+            f"expected {_expected(seat, zone)}")
     count = len(state.players[seat].undealt)
-    require(sorted(event.labels) == labels_of(seat, count), "VW-4.11",
+    require(sorted(event.labels) == labels_of(seat, count), DEAL_RULE,
             f"the deal must give seat {seat}'s {count} cards the ids {seat * 100} to "
             f"{seat * 100 + count - 1}, each once")
     deal(state, seat, event.labels)

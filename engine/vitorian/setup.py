@@ -4,14 +4,15 @@ Card instance ids, the names events give physical cards:
 - vitorian@1: seat * 100 + the card's place in the expanded deck list (Maneuver 0-49, Convoy
   50-59, Defense 60-64), so the id of a revealed card tells an opponent where it stands in the
   list: how many copies of what come before it, how many [P] the Convoy holds.
-- vitorian@2, **VW-4.11 [decision]** (ours; the spec's "Hidden information" keeps deck lists
-  hidden but for the Sovereign, which those ids betray): before anything else each seat's cards
-  are dealt their ids, a logged chance outcome per seat (events.vitorian.Deal) drawn uniformly
-  among all bijections from the expanded list to the seat's label set, seat * 100 + 0 ... n - 1
-  (n the cards outside the Sovereign: its size is public, the Defense Pile being the Sovereign
-  number). Zones then hold their ids in label order, so neither an id nor any order the engine
-  keeps follows the list. Rationale: logs must stay replayable without a random generator, and
-  an id must tell nothing but what the card is once it is revealed.
+- vitorian@2, **our [decision]** (engine.ruleset.DEAL_RULE, in no spec; the spec's "Hidden
+  information" keeps deck lists hidden but for the Sovereign, which those ids betray): before
+  anything else each seat's cards are dealt their ids, a logged chance outcome per seat
+  (events.vitorian.Deal) drawn uniformly among all bijections from the expanded list to the
+  seat's label set, seat * 100 + 0 ... n - 1 (n the cards outside the Sovereign: its size is
+  public, the Defense Pile being the Sovereign number). Zones then hold their ids in label
+  order, so neither an id nor any order the engine keeps follows the list. Rationale: logs must
+  stay replayable without a random generator, and an id must tell nothing but what the card is
+  once it is revealed.
 The Sovereign, public from the start, is seat * 100 + 99 in both.
 """
 from __future__ import annotations
@@ -33,7 +34,7 @@ SLOTS = {"maneuver": 0, "convoy": 50, "defense": 60}
 def initial_state(header: Header, catalog: Catalog | None = None, *, deal: bool = False
                   ) -> State:
     """Check both decks (VW-3.17), give every card its instance id (`deal`: await a Deal per
-    seat first, VW-4.11), await the first-player draw (VW-4.1)."""
+    seat first, engine:deal), await the first-player draw (VW-4.1)."""
     catalog = catalog or load_catalog()
     if len(header.seats) != 2 or sorted(s.seat for s in header.seats) != [0, 1]:
         raise RuleViolation("VW-1.1", "a match is played by exactly two seats, 0 and 1")
@@ -92,7 +93,7 @@ def _undealt(seat: int, name: str, deck: DeckList, catalog: Catalog,
 
 
 def labels_of(seat: int, count: int) -> list[int]:
-    """The ids a Deal gives a seat's `count` cards (VW-4.11), in increasing order."""
+    """The ids a Deal gives a seat's `count` cards (engine:deal), in increasing order."""
     return list(range(seat * 100, seat * 100 + count))
 
 

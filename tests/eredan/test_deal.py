@@ -149,5 +149,5 @@ def test_an_eredan_1_log_replays_as_it_always_has() -> None:
 def test_only_the_organiser_reads_a_deal() -> None:
     _, deals = dealt()
     for who in (0, 1, "spectator"):
-        assert NARRATION.event_data(deals[0], who) == {"type": "deal", "seat": 0, "hidden": True}
-    assert NARRATION.event_data(deals[0], OMNISCIENT)["labels"] == deals[0].labels
+        assert NARRATION.event_data(V2, deals[0], who) == {"type": "deal", "seat": 0, "hidden": True}
+    assert NARRATION.event_data(V2, deals[0], OMNISCIENT)["labels"] == deals[0].labels

@@ -132,8 +132,8 @@ def told(head: Header, step: Step, perspective: Any) -> tuple[list[str], list[An
     texts = [NARRATION.event_text(head, step.after, step.event, perspective)]
     texts += [t for c in step.changes
               if (t := NARRATION.change_text(head, step.after, c, perspective))]
-    data = [NARRATION.event_data(step.event, perspective)]
-    data += [NARRATION.change_data(c, perspective) for c in step.changes]
+    data = [NARRATION.event_data(head, step.event, perspective)]
+    data += [NARRATION.change_data(head, c, perspective) for c in step.changes]
     return texts, data
 
 
@@ -179,11 +179,11 @@ def test_shuffles_and_deals_are_the_organisers(played) -> None:
         field = "order" if isinstance(event, Shuffle) else "labels"
         other = msgspec.structs.replace(event, **{field: tuple(reversed(getattr(event, field)))})
         for who in others(head):
-            assert NARRATION.event_data(event, who) == NARRATION.event_data(other, who)
-            assert set(NARRATION.event_data(event, who)) == {"type", "seat", "hidden"}
+            assert NARRATION.event_data(head, event, who) == NARRATION.event_data(head, other, who)
+            assert set(NARRATION.event_data(head, event, who)) == {"type", "seat", "hidden"}
             assert NARRATION.event_text(head, step.after, event, who) == \
                 NARRATION.event_text(head, step.after, other, who)
-        assert NARRATION.event_data(event, OMNISCIENT)[field] == getattr(event, field)
+        assert NARRATION.event_data(head, event, OMNISCIENT)[field] == getattr(event, field)
 
 
 def test_an_unrevealed_choice_reads_the_same_whatever_it_holds(played) -> None:

@@ -84,7 +84,7 @@ def test_chance_reads_as_what_a_player_saw() -> None:
     tickets = sum(p.tickets for p in state.players)
     assert say(state, ticket, [], P1)[0] == (f"{BEA} wins the initiative with ticket 7 of "
                                              f"{tickets} and plays first (ER-4.6)")
-    assert NARRATION.event_data(ticket, SPECTATOR)["ticket"] == 7  # public (Hidden information)
+    assert NARRATION.event_data(HEADER, ticket, SPECTATOR)["ticket"] == 7  # public (Hidden information)
 
 
 @pytest.mark.parametrize("outcome, words", [

@@ -98,10 +98,10 @@ def told(header: Header, step: Step, perspective: Perspective) -> dict[str, Any]
     state, event = step.state, step.event
     return {
         "view": ruleset.view(state, perspective),
-        "event": None if event is None else narration.event_data(event, perspective),
+        "event": None if event is None else narration.event_data(header, event, perspective),
         "text": None if event is None else narration.event_text(header, state, event,
                                                                 perspective),
-        "changes": [narration.change_data(c, perspective) for c in step.changes],
+        "changes": [narration.change_data(header, c, perspective) for c in step.changes],
         "told": [narration.change_text(header, state, c, perspective) for c in step.changes],
         "outcome": narration.outcome_text(header, ruleset.outcome(state)),
     }

@@ -120,8 +120,8 @@ class Watcher(ReplayVisitor):
         names = secret_names(state, header, hidden)
         self.secrets += len(hidden)
         data = {"view": self.rules.view(state, perspective),
-                "event": say.event_data(event, perspective),
-                "changes": [say.change_data(c, perspective) for c in changes]}
+                "event": say.event_data(header, event, perspective),
+                "changes": [say.change_data(header, c, perspective) for c in changes]}
         texts = [say.event_text(header, state, event, perspective)]
         texts += [t for c in changes if (t := say.change_text(header, state, c, perspective))]
         told = "\n".join(texts) + msgspec.json.encode(data).decode()
@@ -181,7 +181,8 @@ class UnmaskedWords(VitorianNarration):
 class UnmaskedData(VitorianNarration):
     """Forgets to mask the changes' data: a draw's card id goes to everyone."""
 
-    def change_data(self, change: Change, perspective: Perspective) -> dict[str, Any]:
+    def change_data(self, header: Header, change: Change, perspective: Perspective
+                    ) -> dict[str, Any]:
         data: dict[str, Any] = msgspec.to_builtins(change)
         return data
 

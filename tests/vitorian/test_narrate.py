@@ -84,10 +84,10 @@ def test_a_draw_is_named_to_its_seat_and_the_organiser_only():
     state = started(("blue", "red"))
     for who in (P1, OMNISCIENT):
         assert NARRATION.change_text(HEADER, state, draw, who) == f"{ME} draws Cloud Cadets"
-        assert NARRATION.change_data(draw, who)["card"] == 5
+        assert NARRATION.change_data(HEADER, draw, who)["card"] == 5
     for who in (P2, SPECTATOR):
         assert NARRATION.change_text(HEADER, state, draw, who) == f"{ME} draws a card"
-        assert NARRATION.change_data(draw, who) == {"kind": "draw", "seat": P1,
+        assert NARRATION.change_data(HEADER, draw, who) == {"kind": "draw", "seat": P1,
                                                     "secret_to": P1}
 
 
@@ -134,7 +134,7 @@ def test_aerial_recon_tells_which_letters_went_where_only_to_its_seat():
         where = (f"{letters[1]} on top and {letters[0]} on the bottom"
                  if who in (P1, OMNISCIENT) else "1 card on top and 1 card on the bottom")
         assert changes[-1] == f"{ME} puts {where} of the Supply Convoy (Aerial Recon)"
-    data = NARRATION.change_data(RULES.apply(state.copy(), event)[-1], P2)
+    data = NARRATION.change_data(HEADER, RULES.apply(state.copy(), event)[-1], P2)
     assert "top" not in data and "bottom" not in data and data["on_top"] == 1
 
 

@@ -1,6 +1,6 @@
 """Card instance ids (engine.vitorian.setup): vitorian@1 names cards by their place in the deck
 list, which a revealed card's id betrays; vitorian@2 deals every card a random id first
-(VW-4.11, our decision), so an id tells nothing about the list, and logs of vitorian@1 still
+(engine:deal, our decision), so an id tells nothing about the list, and logs of vitorian@1 still
 replay exactly as they did.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.replay import Replay
-from engine.ruleset import CHANCE, RuleViolation, get_ruleset
+from engine.ruleset import CHANCE, DEAL_RULE, RuleViolation, get_ruleset
 from engine.vitorian.archetypes import ARCHETYPES, build_deck, starter_deck
 from engine.vitorian.cards import load_catalog
 from engine.vitorian.setup import labels_of
@@ -83,7 +83,7 @@ def test_v1_refuses_a_deal():
     state = V1.setup(match(RED, V1))
     with pytest.raises(RuleViolation) as err:
         V1.apply(state, Deal(seat=0, labels=tuple(range(63))))
-    assert err.value.rule == "VW-4.11"
+    assert err.value.rule == DEAL_RULE
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in OLD_LOGS.glob("*.pglog")))
@@ -119,7 +119,7 @@ def test_v2_awaits_one_deal_per_seat_before_the_first_player_draw():
     assert state.cards[99].name == "Marechal Zahir"
     with pytest.raises(RuleViolation) as err:
         V2.apply(state, FirstPlayer(seat=0))
-    assert err.value.rule == "VW-4.11"
+    assert err.value.rule == DEAL_RULE
 
 
 @pytest.mark.parametrize("labels, why", [
@@ -132,7 +132,7 @@ def test_a_deal_must_be_a_permutation_of_the_seats_labels(labels, why):
     before = V2.view(state, "organiser")
     with pytest.raises(RuleViolation) as err:
         V2.apply(state, Deal(seat=0, labels=labels))
-    assert err.value.rule == "VW-4.11", why
+    assert err.value.rule == DEAL_RULE, why
     assert V2.view(state, "organiser") == before and state.chance[0] == (0, "deal")
     with pytest.raises(RuleViolation):
         V2.apply(state, Deal(seat=1, labels=tuple(range(100, 163))))  # seat 0 deals first
@@ -188,6 +188,6 @@ def test_a_deal_is_a_chance_outcome_hidden_from_the_seats():
     from engine.vitorian.narrate import NARRATION
 
     event = Deal(seat=0, labels=tuple(range(63)))
-    assert list(NARRATION.event_data(event, "organiser")["labels"]) == list(range(63))
+    assert list(NARRATION.event_data(match(RED), event, "organiser")["labels"]) == list(range(63))
     for who in (0, 1, "spectator"):
-        assert NARRATION.event_data(event, who) == {"type": "deal", "seat": 0, "hidden": True}
+        assert NARRATION.event_data(match(RED), event, who) == {"type": "deal", "seat": 0, "hidden": True}

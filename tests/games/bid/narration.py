@@ -22,7 +22,7 @@ class BidNarration(SidesNarration):
             return f"the Storyteller favours {event.favours} (+{event.bonus}) this round"
         assert type(event) is Bid
         who = self.seat_names(header)[event.seat]
-        if self.knows(perspective, event.seat):
+        if self.knows(header, perspective, event.seat):
             return f"{who} bids {event.amount} in secret"
         return f"{who} seals a bid"
 

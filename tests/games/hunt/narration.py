@@ -25,12 +25,11 @@ from tests.games.hunt.events import (
     Sighted,
     WentToGround,
 )
-from tests.games.hunt.rules import FOX_SIDE
 from tests.games.sides import SidesNarration
 
 
 class HuntNarration(SidesNarration):
-    sharing = (FOX_SIDE,)
+    shared_sides = ("fox",)
 
     def hides_event(self, event: Any, perspective: Perspective) -> bool:
         return False
@@ -40,7 +39,7 @@ class HuntNarration(SidesNarration):
         if type(event) is Roll:
             return f"the die shows {event.value}"
         who = self.seat_names(header)[event.seat]
-        secret = not self.knows(perspective, event.seat)
+        secret = not self.knows(header, perspective, event.seat)
         if type(event) is Den:
             return f"{who} goes to ground" + (", unseen" if secret else
                                               f" at {FIELD.name(event.place)}")
