@@ -467,3 +467,74 @@ def report_notes(lake: LakeRef, game: str, fmt: str | None, date_from: date | No
     """What the report says about itself (filters, days, matches) and what it left out."""
     report = _report(lake.root, lake.version, game, fmt, date_from, date_to, min_sample)
     return report.about, list(report.notes)
+
+
+# Vampire V20 combat ---------------------------------------------------------------------------
+
+@st.cache_data(show_spinner=False)
+def scenarios(lake: LakeRef, game: str) -> list[str]:
+    """The scenarios the game's matches were played from (matches.scenario): a filter's
+    choices, since a sweep of the bonfire and an alley ambush are different fights."""
+    return _values(lake, "matches", "scenario", game)
+
+
+def _match_scoped_cursor(lake: LakeRef, game: str, tournament: str | None,
+                         scenario: str | None) -> duckdb.DuckDBPyConnection:
+    """A private cursor; with a tournament or a scenario, its `matches` are those matches only.
+
+    The models take no tournament or scenario parameter, but every one of them reads its
+    matches through stg_scope (over `matches`), so shadowing that view on this cursor (the
+    filters bound parameters) narrows every model alike, as _scoped_cursor does for a faction,
+    with the SQL unchanged and every other session's cursor untouched."""
+    cursor = _cursor(lake)
+    if tournament is not None or scenario is not None:
+        mine = cursor.sql("SELECT * FROM main.matches WHERE game = $game "
+                          "AND ($tournament IS NULL OR tournament = $tournament) "
+                          "AND ($scenario IS NULL OR scenario = $scenario)",
+                          params={"game": game, "tournament": tournament,
+                                  "scenario": scenario}).to_arrow_table()
+        cursor.register("matches", mine)
+    return cursor
+
+
+@st.cache_data(show_spinner=False)
+def combat_model(lake: LakeRef, name: str, game: str, fmt: str | None, date_from: date | None,
+                 date_to: date | None, min_sample: int, tournament: str | None = None,
+                 scenario: str | None = None) -> pd.DataFrame:
+    """One model of the game's suite (data/<game>/game.toml: coverage, character_win_rates,
+    build_matchups, damage_per_attack, time_to_fall, frenzy_rates, spends_per_fight,
+    dice_fairness) as pipeline.metrics runs it, on the matches of a tournament and a scenario
+    when given. Only a suite's model is run: `name` picks one, it never becomes SQL."""
+    from pipeline import metrics
+
+    if name not in metrics.suite(game):
+        raise ValueError(f"{name!r} is not a model of {game}'s suite")
+    cursor = _match_scoped_cursor(lake, game, tournament, scenario)
+    try:
+        return metrics.run_model(cursor, name, game=game, format=fmt, date_from=date_from,
+                                 date_to=date_to, min_sample=min_sample)
+    finally:
+        cursor.close()
+
+
+@st.cache_data(show_spinner=False)
+def weapon_names(game: str) -> dict[str, str]:
+    """Weapon id -> the catalog's name ("heavy_pistol" -> "Heavy pistol"): damage_per_attack
+    counts attacks by the id the log wrote, and a designer reads names."""
+    if game != "v20":
+        return {}
+    from engine.v20.catalog import load_catalog
+
+    return {weapon_id: weapon.name for weapon_id, weapon in load_catalog().weapons.items()}
+
+
+@st.cache_data(show_spinner=False)
+def dice_cell_law(kind: str, pool: int, difficulty: int | None, specialty: bool, auto: int,
+                  can_botch: bool) -> dict[int, float]:
+    """The exact law the dice audit tests a cell against (pipeline.dice_audit.law_of: an
+    initiative die's faces, else the net successes, -1 a botch), as probabilities per
+    outcome: what the observed counts of a cell are drawn beside."""
+    from pipeline.dice_audit import law_of
+
+    law = law_of(kind, pool, difficulty, specialty, auto, can_botch)
+    return {int(outcome): float(p) for outcome, p in sorted(law.items())}

@@ -35,6 +35,11 @@ _PAGES: list[PageSpec] = [
              needs="decks"),
     PageSpec("app_pages/charges.py", "Charges", ":material/balance:", "Balance",
              needs="charges"),
+    PageSpec("app_pages/combat.py", "Combat balance", ":material/swords:", "Balance",
+             game="v20"),
+    PageSpec("app_pages/dice.py", "Dice odds", ":material/casino:", "Rules", needs="dice"),
+    PageSpec("app_pages/dice_audit.py", "Dice fairness", ":material/fact_check:", "Rules",
+             game="v20"),
     PageSpec("app_pages/export.py", "Export", ":material/download:", "Lake"),
     PageSpec("app_pages/lake.py", "Data", ":material/database:", "Lake"),
 ]

@@ -262,18 +262,21 @@ class ScenarioSweep:
     entrants: Mapping[str, Entrant]
     layout: tuple[Place, ...]
     seed: int
+    fixed: tuple[str, ...] | None = None
+    """A scenario that seats its own builds, one per side (GameKit.scenario_builds): the only
+    pairing played."""
     name: str = field(default=SWEEP, init=False)
     overall: dict[str, Tally] = field(default_factory=dict, init=False)
     by_side: dict[str, dict[str, Tally]] = field(default_factory=dict, init=False)
     pairings: dict[tuple[str, ...], dict[str, Any]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
-        if not self.kit.archetypes:
+        if not self.builds:
             raise ValueError(f"{self.kit.name} has no builds to sweep")
         if len(self.entrants) != len(self.layout):
             raise ValueError("a sweep seats one entrant per seat of its table")
-        self.overall = {build: Tally() for build in self.kit.archetypes}
-        self.by_side = {side: {b: Tally() for b in self.kit.archetypes} for side in self.sides}
+        self.overall = {build: Tally() for build in self.builds}
+        self.by_side = {side: {b: Tally() for b in self.builds} for side in self.sides}
         self.pairings = {builds: {"played": 0, "wins": dict.fromkeys(self.sides, 0), "draws": 0}
                          for builds in self.assignments()}
 
@@ -281,8 +284,15 @@ class ScenarioSweep:
     def sides(self) -> list[str]:
         return [s for s in dict.fromkeys(p.side for p in self.layout) if s is not None]
 
+    @property
+    def builds(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.fixed)) if self.fixed else self.kit.archetypes
+
     def assignments(self) -> list[tuple[str, ...]]:
-        """One build per side, sides in layout order: every pairing, both ways, mirrors too."""
+        """One build per side, sides in layout order: every pairing, both ways, mirrors too
+        (or the scenario's own pairing alone)."""
+        if self.fixed:
+            return [self.fixed]
         return list(product(self.kit.archetypes, repeat=len(self.sides)))
 
     def plan(self, rnd: int) -> RoundPlan:
@@ -315,10 +325,10 @@ class ScenarioSweep:
         pairing["draws"] += all(first[side].result == DRAW for side in self.sides)
 
     def standings(self) -> list[dict[str, Any]]:
-        return ranked(self.overall, "build", self.kit.archetypes)
+        return ranked(self.overall, "build", self.builds)
 
     def breakdown(self) -> dict[str, Any]:
-        sides = {side: ranked(self.by_side[side], "build", self.kit.archetypes)
+        sides = {side: ranked(self.by_side[side], "build", self.builds)
                  for side in self.sides}
         pairings = [{**dict(zip(self.sides, builds)), **record}
                     for builds, record in self.pairings.items()]
@@ -326,8 +336,9 @@ class ScenarioSweep:
 
 
 def make_format(kit: GameKit, entrants: Mapping[str, Entrant], seeding: Sequence[str],
-                layout: tuple[Place, ...], seed: int) -> Format:
-    """The format the kit names, over these entrants at tables laid out as `layout`."""
+                layout: tuple[Place, ...], seed: int, scenario: Any = None) -> Format:
+    """The format the kit names, over these entrants at tables laid out as `layout` (a sweep
+    plays the scenario's own builds alone when it seats some)."""
     if kit.format == SWISS:
         if len(layout) != 2:
             raise ValueError(f"Swiss pairs two-seat tables; {kit.name} has {len(layout)} seats")
@@ -335,12 +346,14 @@ def make_format(kit: GameKit, entrants: Mapping[str, Entrant], seeding: Sequence
     if kit.format == ROLES:
         return RoleRotation(kit, entrants, seeding, layout, seed)
     if kit.format == SWEEP:
-        return ScenarioSweep(kit, entrants, layout, seed)
+        return ScenarioSweep(kit, entrants, layout, seed, kit.fixed_builds(scenario))
     raise ValueError(f"{kit.name}: unknown event format {kit.format!r}")
 
 
-def tables_per_round(kit: GameKit, players: int, size: int) -> int:
+def tables_per_round(kit: GameKit, players: int, size: int, scenario: Any = None) -> int:
     """How many matches a round of the kit's format plays."""
+    if kit.format == SWEEP and kit.fixed_builds(scenario):
+        return 1
     if kit.format == SWEEP:
         sides = {p.side for p in kit.layout(size)} - {None}
         return len(kit.archetypes) ** len(sides)

@@ -108,6 +108,10 @@ class GameKit:
     load_scenario: ScenarioLoader | None = None
     """A game played from scenarios: its scenario blocks by name (or from a file)."""
     default_scenario: str | None = None
+    scenario_builds: Callable[[Any], tuple[str, ...] | None] | None = None
+    """A scenario that seats its own builds (one per side, in layout order; their names work
+    with build_setup): a sweep then plays that pairing alone. None: every scenario is a frame
+    for all the builds."""
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -130,6 +134,12 @@ class GameKit:
         if self.build_setup is not None:
             return self.build_setup(archetype, place, rng)
         return self.build_deck(archetype, rng, archetype)
+
+    def fixed_builds(self, scenario: Any) -> tuple[str, ...] | None:
+        """The builds `scenario` seats, if it seats its own (scenario_builds)."""
+        if self.scenario_builds is None or scenario is None:
+            return None
+        return self.scenario_builds(scenario)
 
     def scenario(self, asked: str | None = None) -> Any:
         """The scenario block matches are played from (None: a game without scenarios)."""

@@ -93,7 +93,8 @@ class MissingLayer(LookupError):
 
 
 BUILTIN: Mapping[str, str] = {"vitorian": "engine.vitorian.game:registration",
-                              "eredan": "engine.eredan.game:registration"}
+                              "eredan": "engine.eredan.game:registration",
+                              "v20": "engine.v20.game:registration"}
 GAMES_VARIABLE = "POSTGAME_GAMES"
 """Games of one's own, without editing postgame: `POSTGAME_GAMES="hunt=mygames.hunt:registration"`
 (name=reference pairs, comma-separated) registers each for every command and worker process."""

@@ -145,7 +145,8 @@ def create_tournament(cfg: SeasonConfig, kit: GameKit, index: int, day: date,
     rng.shuffle(seeding)
     scenario = cfg.scenario if cfg.scenario is not None else kit.scenario()
     return Tournament(tid, index, day, seed, entrants,
-                      make_format(kit, entrants, seeding, layout, seed), scenario=scenario)
+                      make_format(kit, entrants, seeding, layout, seed, scenario),
+                      scenario=scenario)
 
 
 def _archetypes(kit: GameKit, count: int, rng: random.Random) -> list[str]:
@@ -315,7 +316,8 @@ def run_season(cfg: SeasonConfig,
 def matches_per_season(cfg: SeasonConfig) -> int:
     kit = get_game(cfg.game)
     size = kit.table_size(cfg.seats)
-    return cfg.tournaments * cfg.rounds * tables_per_round(kit, cfg.players, size)
+    scenario = cfg.scenario if cfg.scenario is not None else kit.scenario()
+    return cfg.tournaments * cfg.rounds * tables_per_round(kit, cfg.players, size, scenario)
 
 
 def _validate(cfg: SeasonConfig, kit: GameKit) -> None:

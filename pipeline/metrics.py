@@ -1,12 +1,15 @@
 """The metric models of pipeline/sql, run on any DuckDB connection with the fact tables.
 
 A model is one SQL file: named CTEs, one SELECT, and a header comment with its grain, its
-parameters and three kinds of declaration that keep each statistic defined once:
+parameters and the declarations that keep each statistic defined once:
 
 - `-- rate: NAME = K / N` adds NAME = K/N with its Wilson 95% interval (NAME_low, NAME_high);
 - `-- difference: NAME = A - B` adds A - B with Newcombe's hybrid score interval, which is built
   from the two Wilson intervals (Newcombe 1998, method 10);
-- `-- order: ...` orders the rows.
+- `-- order: ...` orders the rows;
+- `-- python: module:function` hands the query's rows to a Python function, whose frame is the
+  model's result: for what SQL cannot say (pipeline.dice_audit's exact dice laws). The query
+  stays a model like any other (its parameters, its header, its place in a suite).
 
 Models live in folders by what they need of the lake: sql/core (every game: matches and
 seats), sql/cards (the card games' capability tables: decks, deck_cards, card_events) and
@@ -27,6 +30,7 @@ staging included.
 """
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -81,6 +85,8 @@ class Model:
     rates: tuple[Rate, ...] = ()
     differences: tuple[Difference, ...] = ()
     order: str | None = None
+    python: str | None = None
+    """"module:function" of a Python step: (rows, parameters) -> the model's frame."""
 
 
 @dataclass(frozen=True)
@@ -176,7 +182,9 @@ def load_model(name: str) -> Model:
     diffs = tuple(Difference(*m) for m in
                   re.findall(r"^-- difference: (\w+) = (\w+) - (\w+)\s*$", text, re.MULTILINE))
     order = re.search(r"^-- order: (.+?)\s*$", text, re.MULTILINE)
-    return Model(name, body.strip(), params, rates, diffs, order.group(1) if order else None)
+    python = re.search(r"^-- python: ([\w.]+:\w+)\s*$", text, re.MULTILINE)
+    return Model(name, body.strip(), params, rates, diffs, order.group(1) if order else None,
+                 python.group(1) if python else None)
 
 
 def _double(value: float) -> str:
@@ -292,7 +300,14 @@ def run_model(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> pd.Da
             frame[column] = frame[column].astype("Int64")
         elif kind == "DATE":  # days, not midnights: a report shows 2026-02-01
             frame[column] = [None if pd.isna(v) else v.date() for v in frame[column]]
-    return frame[_arranged(list(frame.columns), model)]
+    frame = frame[_arranged(list(frame.columns), model)]
+    return _python_step(model.python)(frame, params) if model.python else frame
+
+
+def _python_step(ref: str) -> Any:
+    """The function a `-- python:` declaration names, imported on first use."""
+    module, function = ref.split(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def _arranged(columns: list[str], model: Model) -> list[str]:

@@ -421,8 +421,14 @@ def _load(root: Path) -> Catalog:
 
 
 def load_catalog(root: Path = DATA_DIR) -> Catalog:
-    """The catalog of the four files under `root`, read once per directory."""
-    return _load(root.resolve())
+    """The catalog of the four files under `root`, read once per directory (the rules look it
+    up at every step, so the path is resolved once per path given, not per call)."""
+    return _load(_resolved(root))
+
+
+@cache
+def _resolved(root: Path) -> Path:
+    return root.resolve()
 
 
 def _assemble(tables: TablesFile, weapons: WeaponsFile, armor: ArmorFile,

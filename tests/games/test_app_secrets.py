@@ -31,6 +31,7 @@ TOURNAMENTS = {
     "eredan": ["--players", "2", "--rounds", "1", "--seed", "4"],
     "hunt": ["--seats", "3", "--players", "3", "--rounds", "1", "--seed", "5"],
     "bid": ["--seats", "4", "--matches", "1", "--seed", "5"],
+    "v20": ["--scenario", "alley", "--matches", "1", "--seed", "5"],
 }
 BOARD_STEPS = 8
 """Steps at which the board is looked at, spread over the match (its first and last too)."""
@@ -64,7 +65,18 @@ def _leaks(game: str, header: Header, kept: Keeper) -> Leaks:
         return sorted(word for seat, words in _secret_of(game, header, kept, step).items()
                       if not _allowed(game, perspective, seat) for word in words if word in text)
 
-    return {"vitorian": vitorian, "eredan": eredan}.get(game, test_game)
+    def v20(text: str, step: int, perspective: Perspective) -> list[str]:
+        """Another side's blood and Willpower pools and derangements (spec "Hidden
+        information"), as the board would write them, and who rolls an ambush before its pair
+        is rolled (V20-6.7), as the Storyteller's words tell it."""
+        state = kept.steps[step].state
+        secret = [words for f in state.fighters.values() if perspective != f.seat
+                  for words in (f"Blood {f.blood}/{f.max_blood} BP",
+                                f"Willpower {f.willpower}/{f.sheet.willpower}",
+                                f"{f.name} stalks", *f.derangements)]
+        return sorted(w for w in secret if w in text)
+
+    return {"vitorian": vitorian, "eredan": eredan, "v20": v20}.get(game, test_game)
 
 
 @pytest.fixture(scope="module", params=sorted(TOURNAMENTS))

@@ -24,16 +24,20 @@ from typing import Any
 
 import pytest
 
-from pipeline.audits import load_audits, run_audits
+from pipeline.audits import all_audits, run_audits
 from pipeline.ingest import ingest
 from pipeline.lake import Lake
 from pipeline.lake_layout import LEDGER, MANIFEST, STAGING, LakeError
 from pipeline.lake_recovery import recover_lake
 from pipeline.manifest import OtherLayout, listed_paths
-from pipeline.schema import partitioned, tables
+from pipeline.schema import game_tables, tables
 from postgame.cli import main
 from tests.pipeline.conftest import table_counts, write_layout_one_lake
 from tests.pipeline.test_ingest import ROOT, ingest_in_subprocess
+
+WRITTEN = game_tables("vitorian")
+"""The tables a lake of Vitorian logs writes part files to (every registered game declares
+its own, which such a lake leaves empty)."""
 
 LONG_AGO = "2000-01-01T00:00:00+00:00"
 JAN = "game=vitorian/month=2026-01"
@@ -79,7 +83,7 @@ def retired_lake(tmp_path_factory: pytest.TempPathFactory, fixture_logs: list[Pa
     root = tmp_path_factory.mktemp("retired") / "lake"
     ingest(fixture_logs[:5], Lake(root), batch_size=1, audit=False)
     edit_manifest(root, lambda m: [r.update(since=LONG_AGO) for r in m["retired"]])
-    assert len(json.loads((root / MANIFEST).read_text())["retired"]) == 5 * len(partitioned())
+    assert len(json.loads((root / MANIFEST).read_text())["retired"]) == 5 * len(WRITTEN)
     return root
 
 
@@ -206,7 +210,7 @@ def test_a_lost_manifest_is_refused_with_the_way_out_and_recover_rebuilds_it(
     assert_refused_without_manifest(capsys, root, logs[6], on_disk)
     code, out, _ = cli(capsys, "lake", "recover", "--lake", root)
     assert code == 0, out
-    tabled, audits = len(partitioned()), len(load_audits())
+    tabled, audits = len(WRITTEN), len(all_audits())
     assert f"rebuilt the manifest (version 1) from {2 * tabled} part files: 6 matches" in out
     assert out.count("a compaction's leftover") == 5 * tabled
     assert f"audits: {audits} of {audits} hold" in out
@@ -230,7 +234,7 @@ def assert_refused_without_manifest(capsys: pytest.CaptureFixture, root: Path, l
                  ("stats", "--lake", root, "--game", "vitorian")):
         code, _, err = cli(capsys, *argv)
         line = one_line(err)
-        held = 7 * len(partitioned())
+        held = 7 * len(WRITTEN)
         assert code == 2 and f"{root / MANIFEST}: missing, yet {root} holds {held} part files" in line
         assert f"`postgame lake recover --lake {root}`" in line and "new lake" in line
         assert snapshot(root) == on_disk, "nothing deleted, nothing written"
@@ -265,7 +269,7 @@ def test_crash_recovery_removes_only_what_its_ledger_names(copy_logs, small_lake
     assert crashed.returncode == -signal.SIGKILL, crashed.stderr
     root = small_lake.root
     ledger = json.loads((root / LEDGER).read_text())
-    assert ledger["base"] == 0 and len(ledger["parts"]) == len(partitioned())
+    assert ledger["base"] == 0 and len(ledger["parts"]) == len(WRITTEN)
     assert small_lake.manifest()["version"] == 0 and table_counts(small_lake)["matches"] == 0
     stray = root / "card_events" / "game=vitorian" / "month=2026-03" / "part-stray-0.parquet"
     stray.parent.mkdir(parents=True)

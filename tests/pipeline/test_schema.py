@@ -23,8 +23,10 @@ def test_the_card_games_write_the_core_and_their_capability_tables():
     for game in ("vitorian", "eredan"):
         assert list(game_tables(game)) == ["matches", "seats", "decks", "deck_cards",
                                            "card_events"]
+    own = {t for g in ("v20",) for t in game_tables(g)} - {"matches", "seats"}
     assert set(tables()) == {"matches", "seats", "quarantine", "decks", "deck_cards",
-                             "card_events"}
+                             "card_events"} | own
+    assert own == {"v20_characters", "v20_rolls", "v20_damage", "v20_statuses", "v20_spends"}
     assert "quarantine" not in partitioned() and set(partitioned()) == set(tables()) - {
         "quarantine"}
 
