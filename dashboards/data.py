@@ -15,13 +15,16 @@ import os
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 import pandas as pd
 import streamlit as st
 
 from dashboards import replaying
+
+if TYPE_CHECKING:
+    from pipeline.deck_verdict import DeckVerdict
 
 LAKE_ENV = "POSTGAME_LAKE"
 MATCH_LIMIT = 500
@@ -382,25 +385,17 @@ MAX_DECK_CHARS = 20_000
 pasted or uploaded file of megabytes would only tie the server up."""
 
 
-@dataclass(frozen=True)
-class DeckReport:
-    """A deck list checked for the Charges page: the game's construction rules broken (rule ID,
-    reason) and its charge against the cap of the table in force (pipeline.charges.DeckCharge)."""
-
-    construction: list[tuple[str, str]]
-    charge: Any
-
-
 def deck_check(lake: LakeRef, game: str, fmt: str, text: str, when: date | str | None,
-               source: str = "<pasted deck>") -> DeckReport:
-    """A deck list (as people write it, or its JSON form) checked against the game's deck rules
-    and the charge cap of the table in force; a list that cannot be read raises ValueError
-    naming the line (engine.decklist), as do an unknown tournament and an overlong text."""
-    from engine.games import get_game
+               source: str = "<pasted deck>") -> DeckVerdict:
+    """A deck list (as people write it, or its JSON form) judged as the command line judges it
+    (pipeline.deck_verdict.judge_deck: the game's deck rules and the charge cap of the table in
+    force, one verdict); a list that cannot be read raises ValueError naming the line
+    (engine.decklist), as do an unknown tournament and an overlong text."""
+    from pipeline.deck_verdict import deck_lines, judge_deck
 
     deck = read_deck(text, source)
-    construction = list(get_game(game).check_deck(deck))
-    return DeckReport(construction, charge_season(lake, game, fmt).check(deck, when))
+    return judge_deck(game, deck, lines=deck_lines(text),
+                      charges=lambda: charge_season(lake, game, fmt), when=when)
 
 
 def read_deck(text: str, source: str) -> Any:

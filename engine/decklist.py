@@ -18,6 +18,7 @@ game's check shares live here, given the catalog's `find`: `resolve_cards`, `ent
 """
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -232,3 +233,55 @@ def in_rule_order(problems: list[tuple[str, str]]) -> list[tuple[str, str]]:
     def key(problem: tuple[str, str]) -> tuple[int, ...]:
         return tuple(int(part) for part in problem[0].partition("-")[2].split("."))
     return sorted(problems, key=key)
+
+
+_ENTRY_AT = re.compile(r"^\[(?P<section>[^\]]*)\] entry (?P<number>\d+): ")
+_UNKNOWN_SECTION = re.compile(r"^unknown section \[(?P<section>[^\]]*)\]; expected (?P<known>.*)$")
+_UNKNOWN_CARD = re.compile(r"^unknown card (?P<card>(?:'.*'|\".*\"))$")
+
+
+def entry_lines(text: str) -> dict[tuple[str, int], int]:
+    """Where each entry of a text deck list stands in its file: (section key, entry number as
+    entry_problems counts them, from 1) -> line number; (section key, 0) -> the line of the
+    section's first header. A deck check reports entries by section and position because the
+    DeckList keeps no line numbers; this maps them back to the line a person edits. `text` must
+    be one parse_decklist accepted: lines it would refuse are skipped, not reported."""
+    where: dict[tuple[str, int], int] = {}
+    counts: dict[str, int] = {}
+    current: str | None = None
+    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix(BOM)), start=1):
+        line = _COMMENT.sub("", raw).strip()
+        if not line or _NAME.match(line):
+            continue
+        if header := _HEADER.match(line):
+            current = " ".join(header.group(1).split()).lower()
+            where.setdefault((current, 0), number)
+        elif current is not None:
+            counts[current] = counts.get(current, 0) + 1
+            where[current, counts[current]] = number
+    return where
+
+
+def read_entry_problem(reason: str) -> tuple[str, str, int, str] | None:
+    """An entry_problems reason read back as (kind, section key, entry number, detail): kind
+    "section" (entry number 0, detail the expected sections as listed), "card" (detail the card
+    as written) or "entry" (any other problem of one entry, detail the rest of the reason); None
+    for reasons entry_problems does not write. Kept beside entry_problems so the wording and
+    its reading change together; callers use it to point at lines and to suggest fixes."""
+    if found := _UNKNOWN_SECTION.match(reason):
+        return "section", found["section"], 0, found["known"]
+    if not (at := _ENTRY_AT.match(reason)):
+        return None
+    rest = reason[at.end():]
+    if card := _UNKNOWN_CARD.match(rest):
+        return "card", at["section"], int(at["number"]), _unquoted(card["card"])
+    return "entry", at["section"], int(at["number"]), rest
+
+
+def _unquoted(written: str) -> str:
+    """The card of an `unknown card {card!r}` reason as it was before repr quoted it."""
+    try:
+        value = ast.literal_eval(written)
+    except (ValueError, SyntaxError):
+        return written[1:-1]
+    return value if isinstance(value, str) else written[1:-1]

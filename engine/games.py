@@ -108,6 +108,9 @@ class GameKit:
     load_scenario: ScenarioLoader | None = None
     """A game played from scenarios: its scenario blocks by name (or from a file)."""
     default_scenario: str | None = None
+    card_catalog: Callable[[], Any] | None = None
+    """A card game's catalog as deck files name cards (`find(name)`, `by_id`): what deck checks
+    suggest near-miss names from and tell a deck of another game by."""
     scenario_builds: Callable[[Any], tuple[str, ...] | None] | None = None
     """A scenario that seats its own builds (one per side, in layout order; their names work
     with build_setup): a sweep then plays that pairing alone. None: every scenario is a frame

@@ -50,12 +50,24 @@ def build_parser() -> argparse.ArgumentParser:
         prog="postgame",
         description="Match replay and balance analytics for card and board game designers.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"postgame {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.register(sub)
     for game in registry.games_with("commands"):  # a game's own tools (`postgame dice`)
         registry.layer(game, "commands")(sub)
     return parser
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject.toml), "unknown" when run from a tree
+    that was never installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("postgame")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import numbers
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 from dashboards import data, widgets
+
+if TYPE_CHECKING:
+    from pipeline.deck_verdict import DeckVerdict
 
 TOP_LINES = 8  # cards drawn in the history chart until the person picks their own
 
@@ -184,23 +187,31 @@ def _deck_text(pasted: str, uploaded: Any) -> tuple[str, str]:
     return pasted or "", "<pasted deck>"
 
 
-def verdict(report: data.DeckReport) -> None:
-    """The charge against the cap, every rule the list breaks (construction and charges, each
-    with its rule ID), then what each card adds to the charge."""
+def verdict(report: DeckVerdict) -> None:
+    """The one verdict the command line gives too (pipeline.deck_verdict): every rule the list
+    breaks, construction first, each with its rule ID and line; then the charge against the cap
+    and what each card adds, or why the cap could not be checked."""
     result = report.charge
-    cols = st.columns(3)
-    cols[0].metric("Deck charge", result.charge, delta=f"{result.charge - result.cap:+d} "
-                   "vs the cap", delta_color="inverse")
-    cols[1].metric("Cap", result.cap)
-    cols[2].metric("Table of epoch", result.table.epoch)
-    name = widgets.plain(result.deck) if result.deck else "This deck"
-    if result.legal and not report.construction:
+    if result is not None:
+        cols = st.columns(3)
+        cols[0].metric("Deck charge", result.charge, delta=f"{result.charge - result.cap:+d} "
+                       "vs the cap", delta_color="inverse")
+        cols[1].metric("Cap", result.cap)
+        cols[2].metric("Table of epoch", result.table.epoch)
+    name = widgets.plain(report.deck) if report.deck else "This deck"
+    count = len(report.problems)
+    if report.legal and result is not None:
         st.success(f"{name} is legal: charge {result.charge} ≤ cap {result.cap}.")
-    elif result.legal:
-        st.warning(f"{name} is within the cap (charge {result.charge} ≤ {result.cap}) but "
-                   "breaks the deck rules below.")
-    for rule, reason in [*report.construction, *result.problems]:
-        st.error(f"{widgets.plain(rule)}: {widgets.plain(reason)}")
+    elif report.legal:
+        st.success(f"{name} meets the deck rules.")
+    else:
+        st.warning(f"{name} is not legal: {count} problem{'s' * (count != 1)}.")
+    for problem in report.problems:
+        line = f" (line {problem.line})" if problem.line else ""
+        st.error(f"{widgets.plain(problem.rule)}: {widgets.plain(problem.reason)}{line}")
+    if result is None:
+        st.info(f"Charge cap not checked: {widgets.plain(report.cap_note)}")
+        return
     rows = [{"card": c.card, "name": c.name, "copies": c.copies, "charge": c.charge,
              "contribution": c.contribution} for c in result.contributions]
     st.dataframe(_shown_whole(pd.DataFrame(rows)), hide_index=True, width="stretch")

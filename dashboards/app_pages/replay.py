@@ -39,11 +39,39 @@ def render() -> None:
         return
     _reset_on_new_match(match_id, cursor)
     st.caption(_match_line(lake, game, match_id, cursor))
+    _apply_link(match_id, cursor)
     seen, play, speed = st.columns([5, 1, 2], vertical_alignment="bottom")
     with seen:
         perspective = pick_perspective(cursor)
+    st.query_params["as"] = str(perspective)
     interval = autoplay_controls(play, speed)
     stage(lake, match_id, perspective, interval)
+
+
+LINKED = "replay_linked"  # the match whose address (?match=&step=&as=) was applied
+
+
+def _apply_link(match_id: str, cursor: ReplayCursor) -> None:
+    """The address names a moment (`?match=ID&step=N&as=PERSPECTIVE`): opened there once, the
+    first time the page shows that match; a step or perspective the match does not have is
+    said, never silently replaced."""
+    if st.session_state.get(LINKED) == match_id or st.query_params.get("match") != match_id:
+        return
+    st.session_state[LINKED] = match_id
+    step, seen = st.query_params.get("step"), st.query_params.get("as")
+    if step is not None:
+        if step.isdigit() and int(step) <= cursor.total:
+            st.session_state[STEP] = int(step)
+        else:
+            st.warning(f"The address asks for step {widgets.plain(step)}, which this match "
+                       f"does not have (0 to {cursor.total}): showing step 0.")
+    if seen is not None:
+        wanted = next((p for p, _ in cursor.perspectives() if str(p) == seen), None)
+        if wanted is None:
+            st.warning(f"The address asks to see the match as {widgets.plain(seen)}, which "
+                       "this game does not list: showing it as the organiser.")
+        else:
+            st.session_state["replay_perspective"] = wanted
 
 
 def pick_match(lake: data.LakeRef, game: str) -> str | None:
@@ -62,6 +90,11 @@ def pick_match(lake: data.LakeRef, game: str) -> str | None:
     wanted = st.query_params.get("match")
     if wanted in labels and st.session_state.get("replay_match_pick") is None:
         st.session_state["replay_match_pick"] = wanted
+    elif wanted is not None and wanted not in labels and not st.session_state.get(
+            "replay_unknown_told"):
+        st.session_state["replay_unknown_told"] = True
+        st.warning(f"No match {widgets.plain(wanted)} in this lake for this game and these "
+                   "filters: showing the first match instead.")
     if st.session_state.get("replay_match_pick") not in labels:
         st.session_state["replay_match_pick"] = found["match_id"].iloc[0]
     bar.caption(f"{len(found)} match(es)" + (" (first 500)" if len(found) >= 500 else ""))
@@ -178,6 +211,7 @@ def _advance(total: int, interval: float) -> None:
 def _stage_body(lake: data.LakeRef, match_id: str, perspective: int | str) -> None:
     cursor = data.replay_cursor(lake, match_id)
     step = int(st.session_state[STEP])
+    st.query_params["step"] = str(step)  # the address names this moment: copy it to share
     step_controls(cursor, step)
     frame = data.replay_frame(lake, match_id, int(st.session_state[STEP]), perspective)
     board, side = st.columns([3, 2], gap="medium")

@@ -49,7 +49,7 @@ def check_deck(deck: DeckList, catalog: Catalog | None = None, fmt: str | Format
     cards = _known(resolved.section("deck"), catalog)
     problems += _sizes(resolved, chars, cards)
     characters = [c for c, _ in chars if isinstance(c, Character)]
-    problems += _families(characters)
+    problems += _families(chars)
     problems += _guilds(characters, [c for c, _ in cards if isinstance(c, Card)])
     problems += _copies(cards)
     form = fmt if isinstance(fmt, Format) else _format(fmt, catalog, problems)
@@ -93,11 +93,21 @@ def _sizes(deck: DeckList, chars: Counted, cards: Counted) -> list[Problem]:
     return problems
 
 
-def _families(characters: list[Character]) -> list[Problem]:
-    """ER-2.2: three different characters, evolutions counting as the same one."""
-    counts = Counter(c.family_id for c in characters)
-    return [("ER-2.2", f"{count} characters of the family {family!r}; they must all differ")
-            for family, count in counts.items() if count > 1]
+def _families(chars: Counted) -> list[Problem]:
+    """ER-2.2: the 3 characters belong to three different card families, counting every copy
+    of a character line and every evolution level of a family (ER-12.3)."""
+    members: dict[str, list[tuple[Character, int]]] = {}
+    for card, count in chars:
+        if isinstance(card, Character):
+            members.setdefault(card.family_id, []).append((card, count))
+    problems: list[Problem] = []
+    for family, cards in members.items():
+        total = sum(count for _, count in cards)
+        if total > 1:
+            names = " and ".join(f"{count} {_label(card)}" for card, count in cards)
+            problems.append(("ER-2.2", (f"{names}: {total} characters of the family {family!r}; "
+                                       "the 3 characters must be of three different families")))
+    return problems
 
 
 def _guilds(characters: list[Character], cards: list[Card]) -> list[Problem]:

@@ -26,6 +26,7 @@ def kit() -> GameKit:
     """One archetype per guild plus Mercenaries, the greedy bot by default."""
     from engine.eredan.archetypes import ARCHETYPES, build_deck
     from engine.eredan.bot import GreedyBot
+    from engine.eredan.cards import load_catalog
     from engine.eredan.charges import card_base
     from engine.eredan.deckcheck import check_deck
     from engine.eredan.render import render_text
@@ -35,4 +36,5 @@ def kit() -> GameKit:
         name=meta.name, ruleset=meta.rulesets[-1], prefix=meta.prefix, archetypes=ARCHETYPES,
         build_deck=build_deck, check_deck=check_deck, bots={"greedy": GreedyBot},
         default_bot="greedy", render_text=render_text, card_base=card_base,
+        card_catalog=load_catalog,
     )

@@ -24,16 +24,41 @@ STEP3 = (("gank", "attacker"), ("gank", "defender"), ("barrage", "attacker"),
 
 def legal_targets(state: State, attacker: Unit) -> list[int | None]:
     """The VW-9.5 target, Entrench redirections, or the Sovereign (VW-9.5 to 9.8, VW-10.12)."""
-    enemy = 1 - attacker.owner
-    van = state.unit_at(state.vanguard_row(enemy), attacker.col)
-    rear = state.unit_at(state.rear_row(enemy), attacker.col)
-    if has(state, attacker, "long_range"):
-        van = None
-    default = van or rear
-    entrench: list[int | None] = [u.id for u in state.units_of(enemy) if has(state, u, "entrench")]
+    default = _column_target(state, attacker)
+    entrench: list[int | None] = [*_entrenched(state, 1 - attacker.owner)]
     if default is not None:
         return [default.id] + [uid for uid in entrench if uid != default.id]
-    return [*entrench] if entrench else [None]
+    return entrench if entrench else [None]
+
+
+def _column_target(state: State, attacker: Unit) -> Unit | None:
+    """The VW-9.5 target: the enemy Vanguard unit of the attacker's column, otherwise its Rear
+    Guard unit; a Long Range attacker skips the Vanguard unit (VW-10.12)."""
+    enemy = 1 - attacker.owner
+    rear = state.unit_at(state.rear_row(enemy), attacker.col)
+    if has(state, attacker, "long_range"):
+        return rear
+    return state.unit_at(state.vanguard_row(enemy), attacker.col) or rear
+
+
+def _entrenched(state: State, seat: int) -> list[int]:
+    """The Entrench units `seat` controls (VW-9.7, VW-9.8, VW-10.6)."""
+    return [u.id for u in state.units_of(seat) if has(state, u, "entrench")]
+
+
+def _target_refusal(state: State, attacker: Unit, target: int | None) -> str:
+    """The rule an illegal attack target breaks: VW-10.12 for the enemy Vanguard unit a Long
+    Range attacker skips; VW-9.5 while the column holds an enemy unit (it is the target, only
+    Entrench units may replace it, VW-9.7); with the column empty, VW-9.8 when the defender's
+    Entrench units are the only targets, otherwise VW-9.6 (the attack hits the Sovereign)."""
+    enemy = 1 - attacker.owner
+    skipped = state.unit_at(state.vanguard_row(enemy), attacker.col)
+    if (target is not None and skipped is not None and target == skipped.id
+            and has(state, attacker, "long_range")):
+        return "VW-10.12"
+    if _column_target(state, attacker) is not None:
+        return "VW-9.5"
+    return "VW-9.8" if _entrenched(state, enemy) else "VW-9.6"
 
 
 def can_attack(state: State, unit: Unit) -> str | None:
@@ -56,10 +81,9 @@ def declare_attack(state: State, ev: DeclareAttack, out: Changes) -> None:
         rule, _, reason = why.partition(": ")
         require(False, rule, f"{unit.card.name}: {reason}")
     targets = legal_targets(state, unit)
-    entrenched = targets != [None] and targets[0] is not None and len(targets) > 1
-    rule = "VW-9.8" if entrenched or (ev.target is None and targets != [None]) else "VW-9.5"
-    require(ev.target in targets, rule,
-            f"{unit.card.name} may target only {_names(state, targets)}")
+    if ev.target not in targets:
+        require(False, _target_refusal(state, unit, ev.target),
+                f"{unit.card.name} may target only {_names(state, targets)}")
     unit.attacked = True
     if not has(state, unit, "swift"):
         unit.exhausted = True  # VW-9.9, VW-10.11

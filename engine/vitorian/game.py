@@ -26,6 +26,7 @@ def kit() -> GameKit:
     """The simulator's kit: imported only when asked for, so other games never load its catalog."""
     from engine.vitorian.archetypes import ARCHETYPES, build_deck
     from engine.vitorian.bot import GreedyBot
+    from engine.vitorian.cards import load_catalog
     from engine.vitorian.deckcheck import check_deck
     from engine.vitorian.render import render_text
 
@@ -34,4 +35,5 @@ def kit() -> GameKit:
         name=meta.name, ruleset=meta.rulesets[-1], prefix=meta.prefix,
         archetypes=tuple(ARCHETYPES), build_deck=build_deck, check_deck=check_deck,
         bots={"greedy": GreedyBot}, default_bot="greedy", render_text=render_text,
+        card_catalog=load_catalog,
     )

@@ -22,6 +22,7 @@ from postgame.commands.common import (
     int_in,
     print_json,
 )
+from postgame.commands.deck import iso_date
 
 EXAMPLES = """\
 examples:
@@ -35,7 +36,9 @@ examples:
 Tables are recomputed every `window` tournaments from the decks registered in the previous
 window (settings: data/charges/formats.toml; rules: charges.md). Without --epoch, --date or
 --tournament, the table in force now: the one the next tournament plays under.
-Exit status 1 when the --deck is over the cap or holds cards outside the format's pool.
+With --deck, one verdict over every rule (as `postgame deck check --lake` gives it): the game's
+construction rules, the cap (CH-2.8) and the format's pool (CH-2.9). Exit status 1 when the deck
+is not legal.
 """
 
 
@@ -45,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Charge tables computed from a lake's tournament decks (charges.md, CH-).",
         examples=EXAMPLES)
     p.add_argument("--lake", type=Path, required=True, help="the lake folder (postgame ingest)")
-    p.add_argument("--game", required=True, help="the game, as the lake names it (vitorian)")
+    p.add_argument("--game", required=True, type=str.lower,
+                   help="the game, as the lake names it (vitorian)")
     p.add_argument("--format", dest="format_name", default="standard", metavar="FORMAT",
                    help="the format (default: standard)")
     p.add_argument("--epoch", type=int_in(0, INT64_MAX), metavar="K",
@@ -57,20 +61,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     view.add_argument("--deck", type=Path, metavar="FILE",
                       help="a deck list's charge against the format's cap")
     when = p.add_mutually_exclusive_group()
-    when.add_argument("--date", type=_iso_date, metavar="YYYY-MM-DD",
+    when.add_argument("--date", type=iso_date, metavar="YYYY-MM-DD",
                       help="use the table in force on this day")
     when.add_argument("--tournament", metavar="ID", help="use the table in force at this tournament")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON")
     out.add_argument("--csv", action="store_true", help="print CSV")
     p.set_defaults(func=run)
-
-
-def _iso_date(text: str) -> date:
-    try:
-        return date.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from None
 
 
 def connect_lake(root: Path) -> duckdb.DuckDBPyConnection:
@@ -93,11 +90,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("--epoch and --date/--tournament both choose the table: give one")
     if args.history and (args.epoch is not None or when is not None):
         raise UserError("--history shows every epoch: drop --epoch, --date and --tournament")
-    deck = _load_deck(args.deck) if args.deck else None
+    if args.deck is not None:
+        return _show_deck(args, when)
     try:
         season = compute_charges(connect_lake(args.lake), args.game, args.format_name)
-        if deck is not None:
-            return _show_deck(season, deck, when, args)
         if args.history:
             return _show_history(season, args)
         epoch = season.epoch(args.epoch) if when is None else season.epoch_in_force(when)
@@ -106,14 +102,6 @@ def run(args: argparse.Namespace) -> int:
         return _show_table(season, epoch, args)
     except ChargeError as err:
         raise UserError(str(err)) from err
-
-
-def _load_deck(path: Path) -> Any:
-    from engine.decklist import load_decklist
-
-    if not path.is_file():
-        raise UserError(f"{path}: no such deck file")
-    return load_decklist(path)
 
 
 # --- views -----------------------------------------------------------------------------------
@@ -163,35 +151,47 @@ def _show_movers(season: Any, epoch: int, top: int, args: argparse.Namespace) ->
                             "no charge moved in this epoch", args)
 
 
-def _show_deck(season: Any, deck: Any, when: date | str | None, args: argparse.Namespace) -> int:
-    result = season.check(deck, when)
-    if args.json:
-        print_json(result)
-    elif args.csv:
-        rows = pd.DataFrame([msgspec.to_builtins(c) for c in result.contributions],
-                            columns=["card", "name", "copies", "charge", "contribution",
-                                     "base_card"])
-        rows.to_csv(sys.stdout, index=False)
-        for rule, reason in result.problems:
-            print(f"{rule}: {reason}", file=sys.stderr)
-    else:
-        _print_deck(season, result)
-    return OK if result.legal else FOUND_PROBLEMS
+def _show_deck(args: argparse.Namespace, when: date | str | None) -> int:
+    """The deck's one verdict (pipeline.deck_verdict, as `postgame deck check --lake` gives it), then
+    the table it was charged under and what each card adds; CSV: the contributions, with the
+    verdict's problems on stderr."""
+    from engine.games import get_game
+    from postgame.commands.deck import judge_file, season_of, show_verdict
+
+    get_game(args.game)  # the lake's game key must be a game this build knows
+    charges = season_of(connect_lake(args.lake), args.game, args.format_name)
+    seasons: list[Any] = []
+
+    def season() -> Any:
+        seasons.append(charges())
+        return seasons[-1]
+
+    if not args.csv:
+        return show_verdict(args.game, args.deck, season, when, args.json,
+                            extra=lambda verdict: _print_deck(seasons, verdict))
+    verdict = judge_file(args.game, args.deck, season, when)
+    contributions = verdict.charge.contributions if verdict.charge is not None else []
+    rows = pd.DataFrame([msgspec.to_builtins(c) for c in contributions],
+                        columns=["card", "name", "copies", "charge", "contribution", "base_card"])
+    rows.to_csv(sys.stdout, index=False)
+    for problem in verdict.problems:
+        print(f"{problem.rule}: {problem.reason}", file=sys.stderr)
+    if not verdict.cap_checked:
+        print(verdict.charge_line(), file=sys.stderr)
+    return OK if verdict.legal else FOUND_PROBLEMS
 
 
-def _print_deck(season: Any, result: Any) -> None:
+def _print_deck(seasons: list[Any], verdict: Any) -> None:
+    """Below the verdict: which table charged the deck and each card's contribution."""
+    result = verdict.charge
+    if result is None or not seasons:
+        return
     console = Console()
-    verdict = "legal" if result.legal else "ILLEGAL"
-    name = f" {result.deck}" if result.deck else ""
-    console.print(f"deck{name}: charge {result.charge} / cap {result.cap}: {verdict}",
-                  markup=False)
-    console.print(describe_epoch(season, result.table.epoch))
+    console.print(describe_epoch(seasons[-1], result.table.epoch), markup=False)
     rows = pd.DataFrame([msgspec.to_builtins(c) for c in result.contributions],
                         columns=["card", "name", "copies", "charge", "contribution"])
     if not rows.empty:
         console.print(_rich_table(rows, DECK_COLUMNS))
-    for rule, reason in result.problems:
-        console.print(f"{rule}: {reason}", markup=False)
 
 
 CARD_COLUMNS = [("card", "Card"), ("name", "Name"), ("n_c", "Decks"), ("share", "Share"),

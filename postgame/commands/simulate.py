@@ -76,7 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "rotation or scenario sweep): entrants seated by the format, matches "
                     "played by bots, one log per match.",
         examples=EXAMPLES)
-    p.add_argument("game", help=f"game to simulate ({', '.join(known_games())})")
+    p.add_argument("game", type=str.lower,
+                   help=f"game to simulate ({', '.join(known_games())})")
     p.add_argument("--players", type=int_in(2, MAX_PLAYERS),
                    help=f"players per tournament, 2 to {MAX_PLAYERS} (default {DEFAULT_PLAYERS}; "
                         "role rotation: twice --seats; not for sweeps)")

@@ -84,7 +84,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def add_scope_arguments(p: argparse.ArgumentParser) -> None:
     """The filters every lake report takes (stats, matchups, export)."""
     p.add_argument("--lake", type=Path, required=True, help="the lake folder (postgame ingest)")
-    p.add_argument("--game", required=True, help="the game, e.g. vitorian")
+    p.add_argument("--game", type=str.lower,
+                   help="the game, e.g. vitorian (default: the lake's only game)")
     p.add_argument("--format", help="only matches of this format (default: every format)")
     p.add_argument("--from", dest="date_from", type=_day, metavar="YYYY-MM-DD",
                    help="first match day, UTC, inclusive (default: unbounded)")
@@ -127,7 +128,29 @@ def _positive(text: str) -> int:
 def scope_of(args: argparse.Namespace) -> Scope:
     if args.date_from and args.date_to and args.date_from > args.date_to:
         raise UserError(f"--from {args.date_from} is after --to {args.date_to}")
-    return Scope(args.game, args.format, args.date_from, args.date_to, args.min_sample)
+    game = args.game or only_game(args.lake)
+    return Scope(game, args.format, args.date_from, args.date_to, args.min_sample)
+
+
+def only_game(folder: Path) -> str:
+    """The game of a lake that holds one; a lake of several asks for --game, naming them."""
+    if not folder.is_dir():
+        raise UserError(f"{folder}: no such lake folder (make one: postgame ingest LOGS "
+                        f"--lake {folder})")
+    from pipeline.lake import Lake
+
+    con = Lake(folder).connect()
+    try:
+        games = [row[0] for row in con.execute(
+            "SELECT DISTINCT game FROM matches ORDER BY game").fetchall()]
+    finally:
+        con.close()
+    if len(games) == 1:
+        return str(games[0])
+    if not games:
+        raise UserError(f"{folder}: the lake holds no matches (add some: postgame ingest LOGS "
+                        f"--lake {folder})")
+    raise UserError(f"{folder} holds {', '.join(games)}: choose one with --game")
 
 
 @contextlib.contextmanager

@@ -137,6 +137,43 @@ def test_replay_opens_the_match_named_in_the_address(open_app: OpenApp, fixture_
     assert step_line(at).startswith(f"**Step 0/{events}")
 
 
+def _linked(lake: Lake, monkeypatch: pytest.MonkeyPatch, **query: str) -> AppTest:
+    monkeypatch.setenv("POSTGAME_LAKE", str(lake.root))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "dashboards" / "app.py"),
+                           default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_an_address_opens_the_match_at_its_step_and_perspective(
+        fixture_lake: Lake, lake_con: duckdb.DuckDBPyConnection,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """?match=ID&step=N&as=SEAT opens that moment, and the address follows the page: copying
+    it shares where the person is."""
+    match_id, events = row(lake_con,
+                           "SELECT match_id, events FROM matches ORDER BY match_id DESC LIMIT 1")
+    at = _linked(fixture_lake, monkeypatch, match=match_id, step="7", **{"as": "1"})
+    assert step_line(at).startswith(f"**Step 7/{events}")
+    assert "seen as seat 1" in board(at) and not at.warning
+    at.slider(key="replay_step").set_value(9).run()
+    assert (at.query_params["step"], at.query_params["as"]) == ("9", "1")
+
+
+def test_an_address_naming_what_is_not_there_says_so(
+        fixture_lake: Lake, lake_con: duckdb.DuckDBPyConnection,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, events = row(lake_con, "SELECT match_id, events FROM matches LIMIT 1")
+    at = _linked(fixture_lake, monkeypatch, match=match_id, step=str(events + 5),
+                 **{"as": "seat 9"})
+    said = shown(" ".join(w.value for w in at.warning))
+    assert f"step {events + 5}, which this match does not have" in said
+    assert "as seat 9, which this game does not list" in said
+    assert step_line(at).startswith("**Step 0/")
+    at = _linked(fixture_lake, monkeypatch, match="no-such-match")
+    assert "No match no-such-match in this lake" in shown(" ".join(w.value for w in at.warning))
+
+
 # Card stats, matchups, charges --------------------------------------------------------------
 
 def test_card_stats_shows_every_card_with_its_sample(open_app: OpenApp, fixture_lake: Lake,

@@ -64,7 +64,8 @@ def test_games_lists_each_games_metadata(capsys):
 def test_deck_check_lists_every_broken_rule(capsys, tmp_path):
     good = tmp_path / "good.txt"
     good.write_text("name: lows\n[Deck]\n4 1\n4 2\n")
-    assert run(capsys, "deck", "check", "toy", good)[:2] == (0, f"{good}: legal toy deck (lows)\n")
+    code, out, _ = run(capsys, "deck", "check", "toy", good)
+    assert (code, out.splitlines()[0]) == (0, f"legal ({good}, Toy Duel deck 'lows')")
     bad = tmp_path / "bad.txt"
     bad.write_text("[Deck]\n5 1\n1 joker\n")
     code, out, _ = run(capsys, "deck", "check", "toy", bad, "--json")

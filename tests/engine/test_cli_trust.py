@@ -177,8 +177,9 @@ def test_a_byte_order_mark_is_accepted_everywhere(capsys, lines, season, tmp_pat
     starter = Path(__file__).resolve().parents[2] / "data" / "vitorian" / "decks" / "red.txt"
     deck = tmp_path / "red.txt"
     deck.write_bytes(BOM + starter.read_bytes())
-    assert run(capsys, "deck", "check", "vitorian", deck)[:2] == \
-        (0, f"{deck}: legal vitorian deck (Steel Sultanate Starter)\n")
+    code, out, _ = run(capsys, "deck", "check", "vitorian", deck)
+    assert (code, out.splitlines()[0]) == \
+        (0, f"legal ({deck}, Vitorian Wars deck 'Steel Sultanate Starter')")
 
 
 def test_a_deck_list_that_is_not_utf8_is_named_by_file_and_line(capsys, tmp_path) -> None:

@@ -111,6 +111,30 @@ def test_er_2_2_three_different_characters_evolutions_included():
         "ER-2.2"]
 
 
+def counted(characters: list[tuple[str, int]]) -> DeckList:
+    """A legal [deck] section under character lines that may repeat a character."""
+    return DeckList(name="test", sections={
+        "characters": [DeckEntry(card=c, count=n) for c, n in characters],
+        "deck": deck([]).section("deck")})
+
+
+@pytest.mark.parametrize(("characters", "verdict", "named"), [
+    ([("Aez", 3)], ["ER-2.2"], ["Aez"]),
+    ([("Aez", 2), ("Hares the Runic", 1)], ["ER-2.2"], ["Aez"]),
+    ([("Aez", 1), ("Hares the Runic", 1), ("Aez", 1)], ["ER-2.2"], ["Aez"]),
+    ([("Aez", 2), ("Hares the Runic", 1), ("Zahal", 1)], ["ER-2.1", "ER-2.2"], ["Aez"]),
+    ([("Ingrid Runeseer", 1), ("Ingrid Runeseer L2", 1), ("Yorunn", 1)], ["ER-2.2"],
+     ["Ingrid Runeseer", "Ingrid Runeseer L2"]),
+    ([("Aez", 1), ("Hares the Runic", 1), ("Zahal", 1)], [], []),
+])
+def test_er_2_2_a_repeated_character_or_family_is_refused_by_name(characters, verdict, named):
+    """ER-2.1, ER-2.2: three characters of three different families, every copy counted."""
+    problems = check_deck(counted(characters))
+    assert rules(problems) == verdict
+    family = " ".join(why for rule, why in problems if rule == "ER-2.2")
+    assert all(name in family for name in named)
+
+
 def test_er_2_6_mercenaries_only_hold_no_guild_card():
     mercs = ["Aez", "Hares the Runic", "Kael the Wanderer"]
     assert guilds_of(mercs) == ()

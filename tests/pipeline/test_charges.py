@@ -718,9 +718,10 @@ def test_cli_history_and_movers(capsys, lake_cli):
 
 def test_cli_deck_check_exits_1_over_the_cap(capsys, lake_cli):
     code, out, _ = lake_cli(capsys, "--deck", RED)
-    assert code == 1 and "charge 867 / cap 500: ILLEGAL" in out and "CH-2.8" in out
+    assert code == 1 and "charge 867 / cap 500: over the cap" in out and "CH-2.8" in out
     code, out, _ = lake_cli(capsys, "--deck", RED, "--date", "2026-01-06", "--json")
-    assert code == 0 and json.loads(out)["legal"] and json.loads(out)["table"]["epoch"] == 0
+    verdict = json.loads(out)
+    assert code == 0 and verdict["legal"] and verdict["charge"]["table"]["epoch"] == 0
     code, out, _ = lake_cli(capsys, "--deck", RED, "--tournament", "vw-02", "--csv")
     assert code == 0 and out.startswith("card,name,copies,charge,contribution")
 

@@ -510,6 +510,31 @@ def test_stats_prints_a_readable_table(capsys, story_lake):
     assert "Lance" in out and "60.0%" in out  # lance in 6 of 10 decks
 
 
+def test_the_game_may_be_left_out_of_a_one_game_lake_and_written_in_any_case(capsys,
+                                                                            tmp_path):
+    assert cli(capsys, "simulate", "V20", "--scenario", "alley", "--matches", "1", "--seed",
+               "3", "--out", tmp_path / "logs", "--quiet")[0] == 0
+    assert cli(capsys, "ingest", tmp_path / "logs", "--lake", tmp_path / "lake", "--quiet")[0] == 0
+    code, out, err = cli(capsys, "stats", "--lake", tmp_path / "lake")
+    assert code == 0 and "coverage: v20, all formats" in out, err
+    assert cli(capsys, "stats", "--lake", tmp_path / "lake", "--game", "V20")[1] == out
+
+
+def test_a_lake_of_two_games_asks_which(capsys, story_lake, tmp_path):
+    code, _, err = cli(capsys, "stats", "--lake", story_lake)
+    assert code == 2 and "holds eredan, vitorian: choose one with --game" in err
+    code, _, err = cli(capsys, "stats", "--lake", tmp_path / "nowhere")
+    assert code == 2 and "no such lake folder" in err
+
+
+def test_postgame_says_its_version(capsys):
+    from postgame import cli as entry
+
+    with pytest.raises(SystemExit) as exit_:
+        entry.main(["--version"])
+    assert exit_.value.code == 0 and capsys.readouterr().out.startswith("postgame ")
+
+
 def test_stats_json_is_the_model_with_its_filters(capsys, story_lake):
     code, out, _ = cli(capsys, "stats", "--lake", story_lake, "--game", "vitorian",
                        "--format", "standard", "--to", "2026-02-05", "--json")

@@ -257,6 +257,67 @@ def test_attackers_come_from_the_vanguard_ready_once_and_not_new():
     refused(state, DeclareAttack(seat=P1, attacker=swift, target=None), "VW-9.4")
 
 
+def test_the_sovereign_is_refused_while_the_column_holds_an_enemy_unit():
+    """VW-9.5: with no Entrench anywhere, the column's enemy unit is the target."""
+    state = at(started(), "combat", P1)
+    clear_board(state)
+    attacker = put(state, P1, (2, 1), unit_card(3, 3))
+    front = put(state, P2, (3, 1), unit_card(1, 1))
+    elsewhere = put(state, P2, (3, 2), unit_card(1, 1))
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=None), "VW-9.5")
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=elsewhere), "VW-9.5")
+    RULES.apply(state, DeclareAttack(seat=P1, attacker=attacker, target=front))
+
+
+def test_the_column_unit_stays_the_target_beside_an_entrench_unit():
+    """VW-9.5, VW-9.7: only an Entrench unit may replace the column's target."""
+    state = at(started(), "combat", P1)
+    clear_board(state)
+    attacker = put(state, P1, (2, 1), unit_card(3, 3))
+    put(state, P2, (4, 1), unit_card(1, 1))
+    elsewhere = put(state, P2, (3, 2), unit_card(1, 1))
+    entrench = put(state, P2, (3, 5), unit_card(1, 5, keywords=("entrench",)))
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=None), "VW-9.5")
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=elsewhere), "VW-9.5")
+    RULES.apply(state, DeclareAttack(seat=P1, attacker=attacker, target=entrench))
+
+
+def test_an_empty_column_without_entrench_hits_the_sovereign():
+    """VW-9.6: no unit may be named instead of the Sovereign."""
+    state = at(started(), "combat", P1)
+    clear_board(state)
+    attacker = put(state, P1, (2, 1), unit_card(3, 3))
+    elsewhere = put(state, P2, (3, 2), unit_card(1, 1))
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=elsewhere), "VW-9.6")
+    RULES.apply(state, DeclareAttack(seat=P1, attacker=attacker, target=None))
+
+
+def test_an_empty_column_leaves_only_the_entrench_units():
+    """VW-9.8: neither the Sovereign nor another unit while Entrench is in play."""
+    state = at(started(), "combat", P1)
+    clear_board(state)
+    attacker = put(state, P1, (2, 1), unit_card(3, 3))
+    elsewhere = put(state, P2, (3, 2), unit_card(1, 1))
+    entrench = put(state, P2, (4, 5), unit_card(1, 5, keywords=("entrench",)))
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=None), "VW-9.8")
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=elsewhere), "VW-9.8")
+    RULES.apply(state, DeclareAttack(seat=P1, attacker=attacker, target=entrench))
+
+
+@pytest.mark.parametrize("with_rear", [False, True])
+def test_long_range_may_not_target_the_vanguard_unit_it_skips(with_rear):
+    """VW-10.12: the Rear Guard unit, or else the Sovereign (VW-9.6), is the target."""
+    state = at(started(), "combat", P1)
+    clear_board(state)
+    attacker = put(state, P1, (2, 2), unit_card(2, 2, keywords=("long_range",)))
+    front = put(state, P2, (3, 2), unit_card(5, 5))
+    rear = put(state, P2, (4, 2), unit_card(1, 1)) if with_rear else None
+    refused(state, DeclareAttack(seat=P1, attacker=attacker, target=front), "VW-10.12")
+    if rear is not None:
+        refused(state, DeclareAttack(seat=P1, attacker=attacker, target=None), "VW-9.5")
+    RULES.apply(state, DeclareAttack(seat=P1, attacker=attacker, target=rear))
+
+
 def test_orders_resolve_last_in_first_out_and_fizzle_without_target():
     """VW-9.13, VW-9.14."""
     state = started()
