@@ -48,8 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Charge tables computed from a lake's tournament decks (charges.md, CH-).",
         examples=EXAMPLES)
     p.add_argument("--lake", type=Path, required=True, help="the lake folder (postgame ingest)")
-    p.add_argument("--game", required=True, type=str.lower,
-                   help="the game, as the lake names it (vitorian)")
+    p.add_argument("--game", type=str.lower,
+                   help="the game, as the lake names it (default: the lake's only game)")
     p.add_argument("--format", dest="format_name", default="standard", metavar="FORMAT",
                    help="the format (default: standard)")
     p.add_argument("--epoch", type=int_in(0, INT64_MAX), metavar="K",
@@ -85,6 +85,10 @@ def connect_lake(root: Path) -> duckdb.DuckDBPyConnection:
 def run(args: argparse.Namespace) -> int:
     from pipeline.charges import ChargeError, compute_charges
 
+    if args.game is None:
+        from postgame.commands.stats import only_game
+
+        args.game = only_game(args.lake)
     when = args.date or args.tournament
     if args.epoch is not None and when is not None:
         raise UserError("--epoch and --date/--tournament both choose the table: give one")

@@ -759,3 +759,13 @@ def test_cli_help_lists_the_options(capsys):
         cli.main(["charges", "--help"])
     out = capsys.readouterr().out
     assert exit_.value.code == 0 and "--movers N" in out and "--tournament ID" in out
+
+
+def test_the_game_may_be_left_out_of_a_lake_of_one_game(capsys, fixture_lake):
+    """The fixture lake holds Vitorian matches only: `--game` defaults to it."""
+    given = cli.main(["charges", "--lake", str(fixture_lake.root), "--game", "Vitorian",
+                      "--movers", "3"])
+    said = capsys.readouterr().out
+    assert given == 0 and "vitorian standard" in said
+    assert cli.main(["charges", "--lake", str(fixture_lake.root), "--movers", "3"]) == 0
+    assert capsys.readouterr().out == said
