@@ -225,11 +225,10 @@ def step_controls(cursor: ReplayCursor, step: int) -> None:
     """First / previous / next / last, jump to a turn, and the step slider."""
     total = cursor.total
     cols = st.columns([1, 1, 1, 1, 2], vertical_alignment="bottom")
-    buttons = (("First", 0, ":material/first_page:"), ("Previous", step - 1, ":material/chevron_left:"),
-               ("Next", step + 1, ":material/chevron_right:"), ("Last", total, ":material/last_page:"))
-    for col, (label, target, icon) in zip(cols, buttons):
+    for col, (label, target, icon, key) in zip(cols, _step_buttons(step, total)):
         col.button(label, icon=icon, key=f"replay_{label.lower()}", on_click=_go,
-                   args=(min(max(target, 0), total),), width="stretch",
+                   args=(min(max(target, 0), total),), width="stretch", shortcut=key,
+                   help=f"{label} step ({key} key)",
                    disabled=(target < 0 or target > total or target == step))
     turns = cursor.turns
     current = cursor.records[step].turn
@@ -237,6 +236,15 @@ def step_controls(cursor: ReplayCursor, step: int) -> None:
     cols[4].selectbox("Jump to turn", sorted(turns), key="replay_turn",
                       on_change=lambda: _go(turns[st.session_state["replay_turn"]]))
     st.slider("Step", 0, total, key=STEP)
+
+
+def _step_buttons(step: int, total: int) -> tuple[tuple[str, int, str, str], ...]:
+    """First, previous, next and last: label, the step each goes to, icon, and the key that
+    presses it (Home, Left, Right, End), so the keyboard steps as the buttons do."""
+    return (("First", 0, ":material/first_page:", "Home"),
+            ("Previous", step - 1, ":material/chevron_left:", "Left"),
+            ("Next", step + 1, ":material/chevron_right:", "Right"),
+            ("Last", total, ":material/last_page:", "End"))
 
 
 def show_board(frame: Frame) -> None:

@@ -100,7 +100,8 @@ def step_of(page: Any) -> int:
 
 
 def click(page: Any, name: str) -> None:
-    page.get_by_role("button", name=name, exact=True).first.click()
+    """The button labelled `name` (a stepping button's label ends with its key: "Next →")."""
+    page.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( |$)")).first.click()
     idle(page)
 
 
@@ -150,6 +151,31 @@ def test_the_step_slider_and_the_board_agree_while_stepping(page: Any, app_url: 
             assert time.monotonic() < deadline, (step_of(page), slider.input_value())
             time.sleep(0.25)
             idle(page)
+
+
+def test_the_keyboard_steps_the_page_as_the_buttons_do(page: Any, app_url: str) -> None:
+    """Right and Left step, End and Home go to the last and first step, anywhere on the page
+    (not only on the slider), and the slider follows."""
+    open_page(page, app_url)
+    page.get_by_role("button", name=re.compile(r"^Next ")).first.wait_for()
+    page.mouse.click(700, 120)  # the page, not a widget, has the focus
+    page.wait_for_timeout(1500)  # the shortcuts listen once the buttons are mounted
+    slider = page.get_by_role("slider", name="Step")
+
+    def press(key: str, expected: int) -> None:
+        page.keyboard.press(key)
+        deadline = time.monotonic() + 15
+        while (step_of(page), int(slider.input_value())) != (expected, expected):
+            assert time.monotonic() < deadline, (key, step_of(page), slider.input_value())
+            time.sleep(0.25)
+            idle(page)
+
+    total = int(re.match(r"Step \d+/(\d+)", step_line(page)).group(1))  # type: ignore[union-attr]
+    press("ArrowRight", 1)
+    press("ArrowRight", 2)
+    press("ArrowLeft", 1)
+    press("End", total)
+    press("Home", 0)
 
 
 def test_clicking_an_event_jumps_to_its_step(page: Any, app_url: str) -> None:
