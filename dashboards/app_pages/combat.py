@@ -12,11 +12,11 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from dashboards import data, widgets
+from dashboards import data
+from dashboards.combat_scope import CombatView, combat_header
 
 # Page scripts run with Streamlit's "magic" (a bare string would be written on the page), so
 # the constants are explained in comments.
-GAME = "v20"  # the only game whose suite has these models (dashboards/pages.py)
 SMALL = 20  # the default: a rate over fewer fights (attacks, games) is marked a small sample
 EVEN = "#64748b"
 POOL_COLOURS = {"blood": "#b91c1c", "willpower": "#1d4ed8"}
@@ -30,24 +30,6 @@ ROW_PX = 35  # one table row (st.dataframe's default)
 
 
 @dataclass(frozen=True)
-class View:
-    """What the page shows: the lake, the scope filters, a tournament and a scenario (None:
-    all), and the sample under which a rate is marked small."""
-
-    lake: data.LakeRef
-    scope: widgets.Scope
-    tournament: str | None
-    scenario: str | None
-    small: int
-
-    def model(self, name: str) -> pd.DataFrame:
-        scope = self.scope
-        return data.combat_model(self.lake, name, scope.game, scope.format, scope.date_from,
-                                 scope.date_to, scope.min_sample, self.tournament,
-                                 self.scenario)
-
-
-@dataclass(frozen=True)
 class Rated:
     """A model's rate (its _low and _high columns beside it) and the counts it is k / n of."""
 
@@ -58,7 +40,7 @@ class Rated:
 
 
 def render() -> None:
-    view = header("Combat balance")
+    view = combat_header("Combat balance", "combat models", SMALL)
     coverage = view.model("coverage")
     if coverage.empty or int(coverage["matches"].sum()) == 0:
         st.info("No fight passes these filters: widen the days or pick another tournament.")
@@ -70,35 +52,6 @@ def render() -> None:
     falls(view)
     frenzy(view)
     spends(view)
-
-
-# Filters --------------------------------------------------------------------------------------
-
-def header(title: str) -> View:
-    """The lake, the V20 guard, the filters (sidebar), then the title and the filters in words."""
-    lake = widgets.require_lake()
-    game = widgets.chosen_game(lake)
-    if game != GAME:
-        st.info(f"{widgets.plain(game)} has no combat models: its matches are in Replay, "
-                "Export and Data.")
-        st.stop()
-    scope = widgets.scope_filters(lake, game, with_faction=False)
-    tournament = _filter("Tournament", data.tournaments(lake, game), "v20_tournament")
-    scenario = _filter("Scenario", data.scenarios(lake, game), "v20_scenario")
-    small = int(st.sidebar.number_input("Mark samples under", min_value=0, value=SMALL, step=1,
-                                        key="v20_small", help="A rate over fewer fights "
-                                        "(attacks, games) than this is marked a small sample."))
-    st.title(title)
-    words = [widgets.scope_caption(scope)]
-    words += [f"tournament {widgets.plain(tournament)}"] if tournament else []
-    words += [f"scenario {widgets.plain(scenario)}"] if scenario else []
-    st.caption(" · ".join(words))
-    return View(lake, scope, tournament, scenario, small)
-
-
-def _filter(label: str, options: list[str], key: str) -> str | None:
-    """A filter only where the lake has a choice to make (two values or more)."""
-    return widgets.any_of(label, options, key) if len(options) > 1 else None
 
 
 # Headline and characters ----------------------------------------------------------------------
@@ -114,7 +67,7 @@ def headline(coverage: pd.DataFrame, sheets: pd.DataFrame) -> None:
     cols[3].metric("Character sheets", f"{len(sheets):,}")
 
 
-def characters(view: View) -> None:
+def characters(view: CombatView) -> None:
     st.subheader("Character win rates")
     sheets = view.model("character_win_rates")
     if sheets.empty:
@@ -216,7 +169,7 @@ def column_config(columns: pd.Index) -> dict[str, Any]:
 
 # Builds ---------------------------------------------------------------------------------------
 
-def builds(view: View) -> None:
+def builds(view: CombatView) -> None:
     st.subheader("Build matchups")
     pairs = view.model("build_matchups")
     if pairs.empty:
@@ -275,7 +228,7 @@ def _label(rate: float, n: int, mirror: bool) -> str:
 
 # Damage ---------------------------------------------------------------------------------------
 
-def damage(view: View) -> None:
+def damage(view: CombatView) -> None:
     st.subheader("Damage per attack")
     attacks = view.model("damage_per_attack")
     if attacks.empty:
@@ -320,7 +273,7 @@ def damage_chart(frame: pd.DataFrame) -> alt.LayerChart:
 
 # Falls, frenzy, spends ------------------------------------------------------------------------
 
-def falls(view: View) -> None:
+def falls(view: CombatView) -> None:
     st.subheader("Time to fall")
     sheets = view.model("time_to_fall")
     if sheets.empty:
@@ -342,7 +295,7 @@ def falls(view: View) -> None:
                "death_rate_high", "small_sample"])
 
 
-def frenzy(view: View) -> None:
+def frenzy(view: CombatView) -> None:
     st.subheader("Frenzy and Rötschreck")
     sheets = view.model("frenzy_rates")
     if sheets.empty:
@@ -368,7 +321,7 @@ def frenzy(view: View) -> None:
                "small_sample"])
 
 
-def spends(view: View) -> None:
+def spends(view: CombatView) -> None:
     st.subheader("Blood and Willpower spent per fight")
     spent = view.model("spends_per_fight")
     if spent.empty:

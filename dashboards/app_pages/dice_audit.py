@@ -6,7 +6,6 @@ and every kind of roll, then one cell's outcomes seen against those a fair die e
 person can see where a suspicious p-value comes from."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
@@ -14,12 +13,12 @@ import pandas as pd
 import streamlit as st
 
 from dashboards import data, widgets
+from dashboards.combat_scope import combat_header
 from engine.v20.dice import BOTCH
 from pipeline.dice_audit import ALPHA, MIN_ROLLS
 
 # Page scripts run with Streamlit's "magic" (a bare string would be written on the page), so
 # the constants are explained in comments.
-GAME = "v20"  # the only game whose suite has the dice_fairness model (dashboards/pages.py)
 ROW_PX = 35  # one table row (st.dataframe's default)
 SERIES_COLOURS = {"observed": "#1d4ed8", "expected (fair dice)": "#94a3b8"}
 CELL_COLUMNS = ["kind", "pool", "difficulty", "specialty", "auto", "can_botch", "rolls",
@@ -27,25 +26,9 @@ CELL_COLUMNS = ["kind", "pool", "difficulty", "specialty", "auto", "can_botch", 
                 "mean_expected", "note"]
 
 
-@dataclass(frozen=True)
-class View:
-    """The lake, the scope filters, and a tournament and a scenario (None: all)."""
-
-    lake: data.LakeRef
-    scope: widgets.Scope
-    tournament: str | None
-    scenario: str | None
-
-    def audit(self) -> pd.DataFrame:
-        scope = self.scope
-        return data.combat_model(self.lake, "dice_fairness", scope.game, scope.format,
-                                 scope.date_from, scope.date_to, scope.min_sample,
-                                 self.tournament, self.scenario)
-
-
 def render() -> None:
-    view = header("Dice fairness")
-    audit = view.audit()
+    view = combat_header("Dice fairness", "dice audit")
+    audit = view.model("dice_fairness")
     if audit.empty:
         st.info(f"No roll cell has {MIN_ROLLS} rolls or more in this scope: too few to test. "
                 "Widen the days, or play more fights.")
@@ -57,30 +40,6 @@ def render() -> None:
     cell_table(cells)
     kind_table(kinds)
     cell_detail(cells)
-
-
-def header(title: str) -> View:
-    """The lake, the V20 guard, the filters (sidebar), then the title and the filters in words."""
-    lake = widgets.require_lake()
-    game = widgets.chosen_game(lake)
-    if game != GAME:
-        st.info(f"{widgets.plain(game)} has no dice audit: its matches are in Replay, Export "
-                "and Data.")
-        st.stop()
-    scope = widgets.scope_filters(lake, game, with_faction=False)
-    tournament = _filter("Tournament", data.tournaments(lake, game), "v20_tournament")
-    scenario = _filter("Scenario", data.scenarios(lake, game), "v20_scenario")
-    st.title(title)
-    words = [widgets.scope_caption(scope)]
-    words += [f"tournament {widgets.plain(tournament)}"] if tournament else []
-    words += [f"scenario {widgets.plain(scenario)}"] if scenario else []
-    st.caption(" · ".join(words))
-    return View(lake, scope, tournament, scenario)
-
-
-def _filter(label: str, options: list[str], key: str) -> str | None:
-    """A filter only where the lake has a choice to make (two values or more)."""
-    return widgets.any_of(label, options, key) if len(options) > 1 else None
 
 
 # The verdict ----------------------------------------------------------------------------------
