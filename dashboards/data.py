@@ -345,6 +345,165 @@ def first_player(lake: LakeRef, game: str, fmt: str | None, date_from: date | No
         cursor.close()
 
 
+@st.cache_data(show_spinner=False)
+def archetypes(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+               date_to: date | None, min_sample: int) -> pd.DataFrame:
+    """Archetypes clustered from what decks hold (pipeline.archetypes), with their meta share
+    and win rates (archetype_win_rates.sql)."""
+    return _model(lake, "archetype_win_rates", game, fmt, date_from, date_to, min_sample)
+
+
+@st.cache_data(show_spinner=False)
+def archetype_matchups(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+                       date_to: date | None, min_sample: int) -> pd.DataFrame:
+    """Archetype against archetype, one row per ordered pair (archetype_matchups.sql)."""
+    return _model(lake, "archetype_matchups", game, fmt, date_from, date_to, min_sample)
+
+
+def _model(lake: LakeRef, name: str, game: str, fmt: str | None, date_from: date | None,
+           date_to: date | None, min_sample: int) -> pd.DataFrame:
+    from pipeline import metrics
+
+    cursor = _cursor(lake)
+    try:
+        return metrics.run_model(cursor, name, game=game, format=fmt, date_from=date_from,
+                                 date_to=date_to, min_sample=min_sample)
+    finally:
+        cursor.close()
+
+
+# A card's page ---------------------------------------------------------------------------------
+
+_IN_SCOPE = """m.game = $game AND ($format IS NULL OR m.format = $format)
+          AND ($date_from IS NULL OR CAST(timezone('UTC', m.started_at) AS DATE) >= $date_from)
+          AND ($date_to IS NULL OR CAST(timezone('UTC', m.started_at) AS DATE) <= $date_to)"""
+"""The balance pages' scope (format, UTC match days) on `matches AS m`, as stg_scope has it."""
+
+
+def _card_params(game: str, card: str, fmt: str | None, date_from: date | None,
+                 date_to: date | None) -> dict[str, Any]:
+    return {"game": game, "card": card, "format": fmt, "date_from": date_from,
+            "date_to": date_to}
+
+
+@st.cache_data(show_spinner=False)
+def card_matches(lake: LakeRef, game: str, card: str, fmt: str | None, date_from: date | None,
+                 date_to: date | None) -> pd.DataFrame:
+    """The decks in scope that held the card, newest first (at most 500): the match, the
+    seat, its player and result, and the step and turn it first played the card (none if it
+    never did), where a replay link opens."""
+    return query(lake, f"""
+        WITH holders AS (
+            SELECT DISTINCT d.match_id, d.seat FROM deck_cards AS d
+            WHERE d.game = $game AND d.card = $card),
+        plays AS (
+            SELECT e.match_id, e.seat, min(e.seq) AS first_played_step,
+                   arg_min(e.turn, e.seq) AS first_played_turn
+            FROM card_events AS e
+            WHERE e.game = $game AND e.card = $card AND e.kind = 'played'
+            GROUP BY e.match_id, e.seat)
+        SELECT m.match_id, m.tournament, m.round, m.started_at, h.seat, s.player, s.result,
+               p.first_played_step, p.first_played_turn,
+               (SELECT count(*) FROM holders AS o WHERE o.match_id = h.match_id) > 1
+                   AS card_mirror
+        FROM holders AS h
+        JOIN matches AS m ON m.match_id = h.match_id
+        JOIN seats AS s ON s.match_id = h.match_id AND s.seat = h.seat
+        LEFT JOIN plays AS p ON p.match_id = h.match_id AND p.seat = h.seat
+        WHERE {_IN_SCOPE}
+        ORDER BY m.started_at DESC, m.match_id, h.seat
+        LIMIT $limit""", {**_card_params(game, card, fmt, date_from, date_to),
+                          "limit": MATCH_LIMIT})
+
+
+@st.cache_data(show_spinner=False)
+def card_trend(lake: LakeRef, game: str, card: str, fmt: str | None, date_from: date | None,
+               date_to: date | None) -> pd.DataFrame:
+    """Per tournament (in order of its first match): decks in scope, decks holding the card,
+    and outside its mirrors the games, wins, games in hand and wins in hand; the page puts the
+    rates and their intervals on them."""
+    return query(lake, f"""
+        WITH scoped AS (
+            SELECT m.match_id, m.tournament, m.started_at FROM matches AS m WHERE {_IN_SCOPE}),
+        decks AS (
+            SELECT s.match_id, s.seat, sc.tournament,
+                   CASE WHEN s.result = 'win' THEN 1 ELSE 0 END AS won
+            FROM seats AS s
+            JOIN main.decks AS k ON k.match_id = s.match_id AND k.seat = s.seat
+            JOIN scoped AS sc ON sc.match_id = s.match_id),
+        holders AS (
+            SELECT d.match_id, d.seat,
+                   CASE WHEN count(*) OVER (PARTITION BY d.match_id) > 1 THEN 0 ELSE 1 END
+                       AS counted
+            FROM deck_cards AS d
+            JOIN scoped AS sc ON sc.match_id = d.match_id
+            WHERE d.game = $game AND d.card = $card),
+        in_hand AS (
+            SELECT DISTINCT e.match_id, e.seat FROM card_events AS e
+            WHERE e.game = $game AND e.card = $card AND e.kind IN ('opening_hand', 'drawn'))
+        SELECT d.tournament, min(sc.started_at) AS first_match,
+               count(*) AS decks,
+               count(h.seat) AS included,
+               CAST(coalesce(sum(h.counted), 0) AS BIGINT) AS games,
+               CAST(coalesce(sum(h.counted * d.won), 0) AS BIGINT) AS deck_wins,
+               count(CASE WHEN h.counted = 1 AND i.seat IS NOT NULL THEN 1 END) AS drawn_games,
+               count(CASE WHEN h.counted = 1 AND i.seat IS NOT NULL AND d.won = 1 THEN 1 END)
+                   AS drawn_wins
+        FROM decks AS d
+        JOIN scoped AS sc ON sc.match_id = d.match_id
+        LEFT JOIN holders AS h ON h.match_id = d.match_id AND h.seat = d.seat
+        LEFT JOIN in_hand AS i ON i.match_id = d.match_id AND i.seat = d.seat
+        GROUP BY d.tournament
+        ORDER BY first_match, d.tournament""", _card_params(game, card, fmt, date_from, date_to))
+
+
+@st.cache_data(show_spinner=False)
+def card_companions(lake: LakeRef, game: str, card: str, fmt: str | None,
+                    date_from: date | None, date_to: date | None,
+                    top: int = 15) -> pd.DataFrame:
+    """The cards most often in the same decks as the card: how many of its decks hold each,
+    and that share."""
+    return query(lake, f"""
+        WITH mine AS (
+            SELECT DISTINCT d.match_id, d.seat FROM deck_cards AS d
+            JOIN matches AS m ON m.match_id = d.match_id
+            WHERE d.game = $game AND d.card = $card AND {_IN_SCOPE})
+        SELECT o.card, min(o.card_name) AS card_name, count(DISTINCT (o.match_id, o.seat))
+                   AS decks_together,
+               count(DISTINCT (o.match_id, o.seat)) / (SELECT count(*) FROM mine)
+                   AS share_of_its_decks
+        FROM deck_cards AS o
+        JOIN mine ON mine.match_id = o.match_id AND mine.seat = o.seat
+        WHERE o.game = $game AND o.card <> $card
+        GROUP BY o.card
+        ORDER BY decks_together DESC, o.card
+        LIMIT $top""", {**_card_params(game, card, fmt, date_from, date_to), "top": top})
+
+
+@st.cache_data(show_spinner=False)
+def card_archetypes(lake: LakeRef, game: str, card: str, fmt: str | None,
+                    date_from: date | None, date_to: date | None) -> pd.DataFrame:
+    """The factions and deck names of the decks holding the card, most common first, with
+    their wins outside the card's mirrors."""
+    return query(lake, f"""
+        WITH holders AS (
+            SELECT d.match_id, d.seat,
+                   CASE WHEN count(*) OVER (PARTITION BY d.match_id) > 1 THEN 0 ELSE 1 END
+                       AS counted
+            FROM deck_cards AS d
+            JOIN matches AS m ON m.match_id = d.match_id
+            WHERE d.game = $game AND d.card = $card AND {_IN_SCOPE})
+        SELECT k.faction, k.deck_name, count(*) AS decks, CAST(sum(h.counted) AS BIGINT) AS games,
+               CAST(sum(h.counted * CASE WHEN s.result = 'win' THEN 1 ELSE 0 END) AS BIGINT)
+                   AS wins
+        FROM holders AS h
+        JOIN main.decks AS k ON k.match_id = h.match_id AND k.seat = h.seat
+        JOIN seats AS s ON s.match_id = h.match_id AND s.seat = h.seat
+        GROUP BY k.faction, k.deck_name
+        ORDER BY decks DESC, k.faction, k.deck_name""",
+                 _card_params(game, card, fmt, date_from, date_to))
+
+
 # Charges --------------------------------------------------------------------------------------
 
 @st.cache_data(show_spinner=False)
@@ -533,3 +692,367 @@ def dice_cell_law(kind: str, pool: int, difficulty: int | None, specialty: bool,
 
     law = law_of(kind, pool, difficulty, specialty, auto, can_botch)
     return {int(outcome): float(p) for outcome, p in sorted(law.items())}
+
+
+# Matchups -------------------------------------------------------------------------------------
+
+@st.cache_data(show_spinner=False)
+def faction_names(game: str) -> dict[str, str]:
+    """Faction id (decks.faction, as the logs store it) -> the game's own name for it
+    ("runic_legion" -> "Runic Legion"): pipeline.factions, from the game's kit."""
+    from pipeline.factions import faction_names as named
+
+    return named(game)
+
+
+def faction_name(names: dict[str, str], faction: object) -> str:
+    """A faction's display name (pipeline.factions.faction_name)."""
+    from pipeline.factions import faction_name as name
+
+    return name(names, faction)
+
+
+@st.cache_data(show_spinner=False)
+def pair_matches(lake: LakeRef, game: str, faction: str, opponent: str, fmt: str | None,
+                 date_from: date | None, date_to: date | None) -> pd.DataFrame:
+    """The matches of a matchup cell, in the matchups model's scope (format, match days UTC):
+    one seat's deck of `faction` against another seat's of `opponent` (two seats of the faction
+    for a mirror), one row per match, oldest first, at most 500. The seat and result columns
+    are the `faction` seat's (its first, with more than one), the opponent's beside them."""
+    return query(lake, """
+        WITH scoped AS (
+            SELECT match_id, tournament, format, round, table_no, started_at, turns
+            FROM matches
+            WHERE game = $game
+              AND ($format IS NULL OR format = $format)
+              AND ($date_from IS NULL OR CAST(started_at AS DATE) >= $date_from)
+              AND ($date_to IS NULL OR CAST(started_at AS DATE) <= $date_to)),
+        met AS (
+            SELECT a.match_id, a.seat, a.deck_name, b.seat AS opponent_seat,
+                   b.deck_name AS opponent_deck
+            FROM decks AS a
+            INNER JOIN decks AS b ON b.match_id = a.match_id AND b.seat <> a.seat
+            WHERE a.game = $game AND b.game = $game
+              AND a.faction = $faction AND b.faction = $opponent
+            QUALIFY row_number() OVER (PARTITION BY a.match_id ORDER BY a.seat, b.seat) = 1)
+        SELECT m.match_id, m.tournament, m.format, m.round, m.table_no, m.started_at,
+               sa.player, t.deck_name, sa.result, sb.player AS opponent_player,
+               t.opponent_deck, m.turns
+        FROM met AS t
+        INNER JOIN scoped AS m ON m.match_id = t.match_id
+        INNER JOIN seats AS sa ON sa.match_id = t.match_id AND sa.seat = t.seat
+        INNER JOIN seats AS sb ON sb.match_id = t.match_id AND sb.seat = t.opponent_seat
+        ORDER BY m.started_at, m.tournament, m.round, m.table_no, m.match_id
+        LIMIT $limit""", {"game": game, "faction": faction, "opponent": opponent,
+                          "format": fmt, "date_from": date_from, "date_to": date_to,
+                          "limit": MATCH_LIMIT})
+
+
+# V20 characters and builds ----------------------------------------------------------------------
+
+FIGHTER_KINDS = ("character", "build")
+"""What the V20 character page (dashboards/app_pages/fighter.py) is about: a catalog character
+sheet (v20_characters.sheet) or a build, a side's party (seats.setup_name, the party's title)."""
+
+_V20_SCOPED = """scoped AS (
+    SELECT m.match_id, m.tournament, m.round, m.table_no, m.scenario, m.started_at, m.turns,
+           m.result_reason
+    FROM matches AS m
+    WHERE m.game = $game
+      AND ($format IS NULL OR m.format = $format)
+      AND ($date_from IS NULL OR CAST(timezone('UTC', m.started_at) AS DATE) >= $date_from)
+      AND ($date_to IS NULL OR CAST(timezone('UTC', m.started_at) AS DATE) <= $date_to)
+      AND ($tournament IS NULL OR m.tournament = $tournament)
+      AND ($scenario IS NULL OR m.scenario = $scenario))"""
+"""The combat pages' scope (format, UTC match days, tournament, scenario) as stg_scope and
+_match_scoped_cursor give it, as a CTE of the V20 character queries."""
+
+_V20_MINE = """mine AS (
+    SELECT c.match_id, CAST(c.seat AS INTEGER) AS seat, c.side, c.character, c.sheet,
+           c.final_status, CAST(c.fell_turn AS INTEGER) AS fell_turn, c.gone,
+           CASE WHEN $what = 'character' THEN c.character
+                ELSE CAST(c.seat AS VARCHAR) END AS unit
+    FROM v20_characters AS c
+    INNER JOIN scoped AS m ON m.match_id = c.match_id
+    WHERE c.game = $game
+      AND CASE WHEN $what = 'character' THEN c.sheet = $value ELSE c.build = $value END)"""
+"""The characters of the side-fights asked for: the sheet's character, or the build's party.
+unit: what one side-fight is, the character (a sheet fights once per character) or the seat."""
+
+
+def _fighter_params(game: str, what: str, value: str, fmt: str | None, date_from: date | None,
+                    date_to: date | None, tournament: str | None,
+                    scenario: str | None) -> dict[str, Any]:
+    if what not in FIGHTER_KINDS:
+        raise ValueError(f"{what!r} is neither of {FIGHTER_KINDS}")
+    return {"game": game, "what": what, "value": value, "format": fmt, "date_from": date_from,
+            "date_to": date_to, "tournament": tournament, "scenario": scenario}
+
+
+@st.cache_data(show_spinner=False)
+def v20_character_names() -> dict[str, str]:
+    """Catalog sheet id -> the character's name ("marcus" -> "Marcus Vell"), as the catalog
+    (data/v20/characters.toml) has it."""
+    from engine.v20.catalog import load_catalog
+
+    return {sheet: character.name for sheet, character in load_catalog().characters.items()}
+
+
+@st.cache_data(show_spinner=False)
+def v20_build_ids() -> dict[str, str]:
+    """A build's title, as the lake stores it (seats.setup_name) -> its id in
+    data/v20/builds.toml ("Two young brawlers" -> "brawlers"): the id a link names."""
+    from engine.v20.game import builds
+
+    return {party.name: build for build, party in builds().items()}
+
+
+def v20_build_id(name: object) -> str:
+    """The id of a build in links: builds.toml's, else (a scenario's own party) its name."""
+    return v20_build_ids().get(str(name), str(name))
+
+
+def v20_fighter_link(what: str, fighter: object, game: str = "v20") -> str:
+    """The address of a character's or a build's page (dashboards/app_pages/fighter.py):
+    `./fighter?game=v20&character=marcus`, `./fighter?game=v20&build=brawlers`."""
+    from urllib.parse import urlencode
+
+    if what not in FIGHTER_KINDS:
+        raise ValueError(f"{what!r} is neither of {FIGHTER_KINDS}")
+    return f"./fighter?{urlencode({'game': game, what: str(fighter)})}"
+
+
+@st.cache_data(show_spinner=False)
+def v20_fighters(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+                 date_to: date | None, tournament: str | None = None,
+                 scenario: str | None = None) -> pd.DataFrame:
+    """The characters (by sheet) and builds that fought in scope, most fights first: `what`,
+    `id` (the address's: the sheet, the builds.toml id), `value` (the lake's: sheet, setup
+    name), `name` (the catalog's, the build's title) and `fights` (side-fights: a mirror
+    counts once per side)."""
+    found = query(lake, f"""
+        WITH {_V20_SCOPED}
+        SELECT 'character' AS what, c.sheet AS value, min(c.name) AS lake_name,
+               count(*) AS fights
+        FROM v20_characters AS c INNER JOIN scoped AS m ON m.match_id = c.match_id
+        WHERE c.game = $game AND c.sheet IS NOT NULL
+        GROUP BY c.sheet
+        UNION ALL
+        SELECT 'build' AS what, c.build AS value, c.build AS lake_name,
+               count(DISTINCT (c.match_id, c.seat)) AS fights
+        FROM v20_characters AS c INNER JOIN scoped AS m ON m.match_id = c.match_id
+        WHERE c.game = $game AND c.build IS NOT NULL
+        GROUP BY c.build""",
+                  {"game": game, "format": fmt, "date_from": date_from, "date_to": date_to,
+                   "tournament": tournament, "scenario": scenario})
+    names = v20_character_names()
+    characters = found["what"] == "character"
+    found["id"] = [value if is_character else v20_build_id(value)
+                   for value, is_character in zip(found["value"], characters)]
+    found["name"] = [names.get(value, lake_name) if is_character else value
+                     for value, lake_name, is_character in
+                     zip(found["value"], found["lake_name"], characters)]
+    found["fights"] = found["fights"].astype(int)
+    return (found.sort_values(["what", "fights", "name"], ascending=[False, False, True])
+            [["what", "id", "value", "name", "fights"]].reset_index(drop=True))
+
+
+@st.cache_data(show_spinner=False)
+def v20_fighter_fights(lake: LakeRef, game: str, what: str, value: str, fmt: str | None,
+                       date_from: date | None, date_to: date | None,
+                       tournament: str | None = None,
+                       scenario: str | None = None) -> pd.DataFrame:
+    """Every side-fight in scope of a character sheet (one row per character-fight, as
+    character_win_rates counts them) or of a build (one row per seat that played it), oldest
+    first: the match and its seat and side (the Replay perspective), the player, the build and
+    the opposing build, the sheets on either side, the result, whether it is a mirror (the
+    sheet, or the build, on the other side too), the match's turns, the turn it fell (a build:
+    when its last character fell, if all did), how it ended, whether it fled (a build: one of
+    its characters) or conceded, its attacks and the attacks on it with their hits, and the
+    health levels it dealt and took after soak (counter-blows included)."""
+    return query(lake, f"""
+        WITH {_V20_SCOPED}, {_V20_MINE},
+        sides AS (
+            SELECT match_id, seat, unit, min(side) AS side,
+                   list(sheet ORDER BY character) AS sheets,
+                   string_agg(replace(final_status, '_', ' '), ', ' ORDER BY character)
+                       AS final_status,
+                   CASE WHEN count(fell_turn) = count(*) THEN max(fell_turn) END AS fell_turn,
+                   bool_or(gone) AS fled
+            FROM mine GROUP BY match_id, seat, unit),
+        parties AS (
+            SELECT c.match_id, CAST(c.seat AS INTEGER) AS seat, min(c.build) AS build,
+                   list(c.sheet ORDER BY c.character) AS sheets
+            FROM v20_characters AS c INNER JOIN scoped AS m ON m.match_id = c.match_id
+            WHERE c.game = $game
+            GROUP BY c.match_id, c.seat),
+        attacks AS (
+            SELECT r.match_id, i.unit, count(*) AS attacks,
+                   count(*) FILTER (WHERE r.attack_result = 'hit') AS hits
+            FROM v20_rolls AS r
+            INNER JOIN mine AS i ON i.match_id = r.match_id AND i.character = r.character
+            WHERE r.game = $game AND r.purpose = 'attack'
+            GROUP BY r.match_id, i.unit),
+        received AS (
+            SELECT r.match_id, i.unit, count(*) AS attacks,
+                   count(*) FILTER (WHERE r.attack_result = 'hit') AS hits
+            FROM v20_rolls AS r
+            INNER JOIN mine AS i ON i.match_id = r.match_id AND i.character = r.opponent
+            WHERE r.game = $game AND r.purpose = 'attack'
+            GROUP BY r.match_id, i.unit),
+        dealt AS (
+            SELECT d.match_id, i.unit, sum(d.levels) AS levels
+            FROM v20_damage AS d
+            INNER JOIN mine AS i ON i.match_id = d.match_id AND i.character = d.attacker
+            WHERE d.game = $game
+            GROUP BY d.match_id, i.unit),
+        taken AS (
+            SELECT d.match_id, i.unit, sum(d.levels) AS levels
+            FROM v20_damage AS d
+            INNER JOIN mine AS i ON i.match_id = d.match_id AND i.character = d.target
+            WHERE d.game = $game
+            GROUP BY d.match_id, i.unit)
+        SELECT m.match_id, m.tournament, m.round, m.table_no, m.scenario, m.started_at,
+               sd.seat, sd.side, s.player, s.setup_name AS build,
+               o.build AS opponent_build, sd.sheets, o.sheets AS opponent_sheets, s.result,
+               EXISTS (SELECT 1 FROM mine AS x
+                       WHERE x.match_id = sd.match_id AND x.seat <> sd.seat) AS mirror,
+               CAST(m.turns AS INTEGER) AS turns, sd.fell_turn, sd.final_status, sd.fled,
+               coalesce(m.result_reason = 'side ' || sd.side || ' concedes', FALSE)
+                   AS conceded,
+               CAST(coalesce(a.attacks, 0) AS BIGINT) AS attacks,
+               CAST(coalesce(a.hits, 0) AS BIGINT) AS hits,
+               CAST(coalesce(r.attacks, 0) AS BIGINT) AS attacks_received,
+               CAST(coalesce(r.hits, 0) AS BIGINT) AS hits_received,
+               CAST(coalesce(d.levels, 0) AS BIGINT) AS levels_dealt,
+               CAST(coalesce(t.levels, 0) AS BIGINT) AS levels_taken
+        FROM sides AS sd
+        INNER JOIN scoped AS m ON m.match_id = sd.match_id
+        INNER JOIN seats AS s ON s.match_id = sd.match_id AND s.seat = sd.seat
+        LEFT JOIN parties AS o ON o.match_id = sd.match_id AND o.seat <> sd.seat
+        LEFT JOIN attacks AS a ON a.match_id = sd.match_id AND a.unit = sd.unit
+        LEFT JOIN received AS r ON r.match_id = sd.match_id AND r.unit = sd.unit
+        LEFT JOIN dealt AS d ON d.match_id = sd.match_id AND d.unit = sd.unit
+        LEFT JOIN taken AS t ON t.match_id = sd.match_id AND t.unit = sd.unit
+        ORDER BY m.started_at, m.tournament, m.round, m.table_no, m.match_id, sd.seat,
+                 sd.unit""",
+                 _fighter_params(game, what, value, fmt, date_from, date_to, tournament,
+                                 scenario))
+
+
+@st.cache_data(show_spinner=False)
+def v20_fighter_damage(lake: LakeRef, game: str, what: str, value: str, fmt: str | None,
+                       date_from: date | None, date_to: date | None,
+                       tournament: str | None = None,
+                       scenario: str | None = None) -> pd.DataFrame:
+    """The damage a character sheet or a build dealt and took in scope, by direction (dealt,
+    taken) and kind (bashing, lethal, aggravated): the applications, the health levels after
+    soak (attack_levels: those of attacks, counter-blows left out, V20-7.5), the damage rolls'
+    successes and the soak's."""
+    return query(lake, f"""
+        WITH {_V20_SCOPED}, {_V20_MINE},
+        applied AS (
+            SELECT 'dealt' AS direction, d.damage_type, d.stage, d.levels, d.damage, d.soaked
+            FROM v20_damage AS d
+            INNER JOIN mine AS i ON i.match_id = d.match_id AND i.character = d.attacker
+            WHERE d.game = $game
+            UNION ALL
+            SELECT 'taken' AS direction, d.damage_type, d.stage, d.levels, d.damage, d.soaked
+            FROM v20_damage AS d
+            INNER JOIN mine AS i ON i.match_id = d.match_id AND i.character = d.target
+            WHERE d.game = $game)
+        SELECT direction, damage_type, count(*) AS applications,
+               CAST(sum(levels) AS BIGINT) AS levels,
+               CAST(coalesce(sum(levels) FILTER (WHERE stage <> 'counter'), 0) AS BIGINT)
+                   AS attack_levels,
+               CAST(sum(damage) AS BIGINT) AS damage, CAST(sum(soaked) AS BIGINT) AS soaked
+        FROM applied
+        GROUP BY direction, damage_type
+        ORDER BY direction, damage_type""",
+                 _fighter_params(game, what, value, fmt, date_from, date_to, tournament,
+                                 scenario))
+
+
+@st.cache_data(show_spinner=False)
+def v20_fighter_weapons(lake: LakeRef, game: str, what: str, value: str, fmt: str | None,
+                        date_from: date | None, date_to: date | None,
+                        tournament: str | None = None,
+                        scenario: str | None = None) -> pd.DataFrame:
+    """The attacks a character sheet or a build rolled in scope by weapon, as
+    damage_per_attack counts them (an attack roll; a hit outlasted the defense, V20-7.1):
+    attacks, hits and the health levels they dealt after soak, most used first."""
+    return query(lake, f"""
+        WITH {_V20_SCOPED}, {_V20_MINE},
+        attacks AS (
+            SELECT r.match_id, r.seq, r.weapon, r.attack_kind,
+                   CASE WHEN r.attack_result = 'hit' THEN 1 ELSE 0 END AS hit
+            FROM v20_rolls AS r
+            INNER JOIN mine AS i ON i.match_id = r.match_id AND i.character = r.character
+            WHERE r.game = $game AND r.purpose = 'attack'),
+        dealt AS (
+            SELECT d.match_id, d.attack_seq, sum(d.levels) AS levels
+            FROM v20_damage AS d
+            INNER JOIN mine AS i ON i.match_id = d.match_id AND i.character = d.attacker
+            WHERE d.game = $game AND d.attack_seq IS NOT NULL AND d.stage <> 'counter'
+            GROUP BY d.match_id, d.attack_seq)
+        SELECT a.weapon, a.attack_kind, count(*) AS attacks, CAST(sum(a.hit) AS BIGINT) AS hits,
+               CAST(coalesce(sum(d.levels), 0) AS BIGINT) AS levels
+        FROM attacks AS a
+        LEFT JOIN dealt AS d ON d.match_id = a.match_id AND d.attack_seq = a.seq
+        GROUP BY a.weapon, a.attack_kind
+        ORDER BY attacks DESC, a.weapon""",
+                 _fighter_params(game, what, value, fmt, date_from, date_to, tournament,
+                                 scenario))
+
+
+def wilson(k: int, n: int) -> tuple[float | None, float | None, float | None]:
+    """k / n and its 95% Wilson interval (statsmodels), or three Nones without a sample."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n <= 0:
+        return None, None, None
+    low, high = proportion_confint(k, n, alpha=0.05, method="wilson")
+    return k / n, float(low), float(high)
+
+
+def v20_fighter_matchups(fights: pd.DataFrame, by: str) -> pd.DataFrame:
+    """The side-fights of v20_fighter_fights against each opposing build (`by="build"`: every
+    fight once, so the rows' fights add up to them all) or each opposing character sheet
+    (`by="character"`: a fight once per opposing character it met). Mirror fights are rows of
+    their own with no win rate, as character_win_rates and build_matchups leave them out: one
+    copy wins exactly when the other loses. Win rate: wins / fights, a draw not a win, with
+    its 95% Wilson interval; most fights first."""
+    columns = ["opponent", "mirror", "fights", "wins", "draws", "losses", "win_rate",
+               "win_rate_low", "win_rate_high"]
+    if fights.empty:
+        return pd.DataFrame(columns=columns)
+    if by == "build":
+        met = fights.assign(opponent=fights["opponent_build"])
+    elif by == "character":
+        met = fights.assign(opponent=fights["opponent_sheets"].map(
+            lambda sheets: sorted(set(sheets)) if sheets is not None else [])).explode("opponent")
+    else:
+        raise ValueError(f"{by!r} is neither 'build' nor 'character'")
+    met = met[met["opponent"].notna()]
+    rows = []
+    for (opponent, mirror), group in met.groupby(["opponent", "mirror"], sort=False):
+        results = group["result"]
+        wins, draws = int((results == "win").sum()), int((results == "draw").sum())
+        losses = int((results == "loss").sum())
+        rate, low, high = (None, None, None) if mirror else wilson(wins, len(group))
+        rows.append({"opponent": opponent, "mirror": bool(mirror), "fights": len(group),
+                     "wins": None if mirror else wins, "draws": draws,
+                     "losses": None if mirror else losses, "win_rate": rate,
+                     "win_rate_low": low, "win_rate_high": high})
+    frame = pd.DataFrame(rows, columns=columns).astype({"wins": "Int64", "losses": "Int64"})
+    return frame.sort_values(["fights", "opponent"], ascending=[False, True],
+                             kind="stable").reset_index(drop=True)
+
+
+@st.cache_data(show_spinner=False)
+def v20_has_concessions(lake: LakeRef, game: str) -> bool:
+    """Whether any fight of the game in the lake ended in a concession (V20-14.2: "side A
+    concedes"): the character page counts them only then."""
+    found = query(lake, "SELECT count(*) AS n FROM matches WHERE game = $game "
+                        "AND result_reason LIKE 'side % concedes'", {"game": game})
+    return bool(int(found["n"].iloc[0]))

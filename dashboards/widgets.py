@@ -36,6 +36,54 @@ def plain(text: object) -> str:
     return _PUNCTUATION.sub(r"\\\1", flat)
 
 
+DEFAULT_MIN_SAMPLE = 20
+"""The balance pages' minimum sample until a person changes it: at 20 games a win rate's 95%
+interval still spans about 40 points, so fewer is noise."""
+
+
+def replay_link(game: str, match_id: str, step: int | None = None,
+                perspective: int | str | None = None) -> str:
+    """The address of the Replay page (the app's default page) at a match, a step and a
+    perspective: what a link to a moment is (dashboards/app_pages/replay.py reads it). The
+    game rides along, so that a link opened afresh shows that game (pick_game)."""
+    from urllib.parse import urlencode
+
+    query = {"game": game, "match": match_id}
+    if step is not None and not _missing(step):
+        query["step"] = str(int(step))
+    if perspective is not None:
+        query["as"] = str(perspective)
+    return f"./?{urlencode(query)}"
+
+
+def card_link(card: str, game: str) -> str:
+    """The address of a card's page (dashboards/app_pages/card.py), with its game."""
+    from urllib.parse import urlencode
+
+    return f"./card?{urlencode({'game': game, 'card': card})}"
+
+
+def _missing(value: object) -> bool:
+    import pandas as pd
+
+    return bool(pd.isna(value))
+
+
+def glossary_column(column: str, kind: str = "number") -> Any:
+    """A dataframe column named and explained as the glossary has it (data/glossary.toml):
+    its display label, and the definition on hover of its header."""
+    from pipeline import glossary
+
+    label, tip = glossary.label(column), glossary.tooltip(column)
+    if kind == "percent":
+        return st.column_config.NumberColumn(label, help=tip, format="percent")
+    if kind == "count":
+        return st.column_config.NumberColumn(label, help=tip, format="%d")
+    if kind == "text":
+        return st.column_config.TextColumn(label, help=tip)
+    return st.column_config.NumberColumn(label, help=tip)
+
+
 @dataclass(frozen=True)
 class Scope:
     """What the balance pages cover; each field goes to SQL as a bound parameter."""
@@ -74,13 +122,23 @@ def welcome(reason: str) -> None:
         "the same way: `postgame ingest` the folder of their logs.")
 
 
+LINKED_GAME = "linked_game"  # the game the address named when last applied
+
+
 def pick_game(lake: data.LakeRef) -> str:
     """The game to show (the sidebar), remembered across pages: app.py asks it once per run,
     before the navigation, which lists that game's pages; pages read it (chosen_game)."""
     options = data.games(lake)
+    asked = st.query_params.get("game")
+    if asked in options and st.session_state.get(LINKED_GAME) != asked:
+        st.session_state["game"] = asked  # an address names its game: open it there, once
+    st.session_state[LINKED_GAME] = asked
     if st.session_state.get("game") not in options:
         st.session_state["game"] = options[0]
-    return st.sidebar.selectbox("Game", options, key="game")
+    game = st.sidebar.selectbox("Game", options, key="game")
+    if asked is not None:
+        st.query_params["game"] = game
+    return game
 
 
 def chosen_game(lake: data.LakeRef) -> str:
@@ -124,8 +182,12 @@ def scope_filters(lake: data.LakeRef, game: str, with_faction: bool = True,
                if with_faction else None)
     min_sample = 0
     if with_min_sample:
-        min_sample = int(bar.number_input("Minimum sample (decks or games)", min_value=0,
-                                          step=1, key="scope_min_sample"))
+        st.session_state.setdefault("scope_min_sample", DEFAULT_MIN_SAMPLE)
+        min_sample = int(bar.number_input(
+            "Minimum sample (decks or games)", min_value=0, step=1, key="scope_min_sample",
+            help=f"Rows with fewer decks (or games) are left out, with a note saying how "
+                 f"many: a rate from a handful of games says little. {DEFAULT_MIN_SAMPLE} "
+                 "by default; 0 shows everything."))
     return Scope(game, fmt, date_from, date_to, faction, min_sample)
 
 

@@ -115,6 +115,14 @@ class GameKit:
     """A scenario that seats its own builds (one per side, in layout order; their names work
     with build_setup): a sweep then plays that pairing alone. None: every scenario is a frame
     for all the builds."""
+    faction_names: Callable[[], Mapping[str, str]] | None = None
+    """The game's own name of each faction its decks are counted by (the lake's decks.faction:
+    a Vitorian Sovereign's colour, an Eredan deck's guilds), as people read them ("runic_legion"
+    -> "Runic Legion"), for the app's labels. None: the ids are shown as the logs wrote them."""
+    card_factions: Callable[[], Mapping[str, tuple[str, ...]]] | None = None
+    """Each card id -> the factions (as decks.faction spells them, or its "+"-joined parts) whose
+    decks it is made for; () for a card any deck may hold. What a card's inclusion within its own
+    faction counts over (pipeline.card_rates). None: no card has a faction."""
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:

@@ -74,6 +74,14 @@ class GameInfo(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     suite: tuple[str, ...] = ()
     """The metric models a report of the game runs, in order (pipeline/sql/*/<model>.sql);
     none named: the core models every game has (pipeline.metrics.CORE_SUITE)."""
+    hand_sections: tuple[str, ...] = ()
+    """The deck sections whose cards are drawn into a hand; a card of another section (a
+    Sovereign, a character, a resource pile) never is, so the card rates about hands and plays
+    say nothing of it. None named: every section reaches the hand."""
+    archetype_sections: tuple[str, ...] = ()
+    """The deck sections whose cards make a deck's archetype (pipeline.archetypes clusters deck
+    lists by them and names archetypes by their cards); resource piles every deck fills alike
+    would only blur it. None named: every section."""
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline import metrics
+from pipeline import glossary, metrics
 from pipeline.metrics import Scope
 
 FORMATS = ("csv", "parquet", "xlsx", "html")
@@ -38,11 +38,9 @@ TITLES = {"coverage": "Coverage", "card_usage": "Card usage", "matchups": "Match
           "matchup_matrix": "Matchup matrix (row against column)",
           "first_player": "First-player advantage", "faction_win_rates": "Faction win rates",
           "deck_archetypes": "Deck archetypes", "charges": "Charges"}
-DEFINITIONS = ("A deck is a seat-game: one seat's deck in one match. A draw counts as not a "
-               "win: every win rate is wins / games, draws included in the games, and the "
-               "draws are counted apart. Mirror matches leave faction and archetype win rates "
-               "and are counted apart. Every rate stands beside its sample size and its Wilson "
-               "95% interval (_low, _high); improvement_when_drawn has Newcombe's interval.")
+DEFINITIONS = " ".join(glossary.conventions()[topic] for topic in
+                       ("deck", "draws", "mirrors", "intervals"))
+"""What every table of a report shares, in the words of data/glossary.toml."""
 
 
 @dataclass(frozen=True)
@@ -55,16 +53,22 @@ class Col:
     kind: str = "int"
 
 
+def named(name: str, kind: str = "int") -> Col:
+    """A column under its glossary name (data/glossary.toml)."""
+    return Col(name, glossary.label(name), kind)
+
+
 SHOWN: dict[str, tuple[Col, ...]] = {
     "card_usage": (
-        Col("card", "card", "text"), Col("card_name", "name", "text"), Col("included", "decks"),
-        Col("inclusion_rate", "inclusion", "rate"), Col("avg_copies", "copies", "num"),
-        Col("deck_win_rate", "deck win", "rate"), Col("played_rate", "played", "rate"),
-        Col("win_rate_when_played", "win played", "rate"), Col("drawn", "n drawn"),
-        Col("win_rate_when_drawn", "win drawn", "rate"),
-        Col("win_rate_when_not_drawn", "win not drawn", "rate"),
-        Col("improvement_when_drawn", "drawn +/-", "diff"),
-        Col("avg_turn_first_played", "turn", "num")),
+        Col("card", "id", "text"), named("card_name", "text"), named("included"),
+        named("inclusion_rate", "rate"), named("inclusion_in_faction", "rate"),
+        named("avg_copies", "num"),
+        named("mirror_matches"), named("games"), named("deck_win_rate", "rate"),
+        named("played_rate", "rate"), named("win_rate_when_played", "rate"),
+        named("drawn_games"), named("win_rate_when_drawn", "rate"),
+        named("win_rate_in_opening_hand", "rate"), named("win_rate_when_drawn_later", "rate"),
+        named("win_rate_when_not_drawn", "rate"), named("improvement_when_drawn", "diff"),
+        named("avg_turn_first_played", "num")),
     "matchups": (
         Col("faction", "faction", "text"), Col("opponent_faction", "opponent", "text"),
         Col("n", "n"), Col("wins", "W"), Col("losses", "L"), Col("draws", "D"),
@@ -187,7 +191,7 @@ def describe(scope: Scope, tables: Mapping[str, pd.DataFrame], source: Mapping[s
     cov = tables["coverage"]
     versions = sorted({f"{r}@{v}" for r, v in zip(cov["ruleset"], cov["ruleset_version"])})
     return {
-        "title": f"{scope.game} usage report",
+        "title": f"{_game_title(scope.game)} usage report",
         "filters": scope.describe(),
         "matches": int(cov["matches"].sum()),
         "first_day": min(cov["first_day"]).isoformat() if len(cov) else None,
@@ -201,6 +205,13 @@ def describe(scope: Scope, tables: Mapping[str, pd.DataFrame], source: Mapping[s
         "tables": {name: len(frame) for name, frame in tables.items()},
         "notes": list(notes),
     }
+
+
+def _game_title(game: str) -> str:
+    """The game's own name ("Vitorian Wars"); the id of a game this build does not know."""
+    from engine import registry
+
+    return registry.info(game).title if registry.is_registered(game) else game
 
 
 def _version() -> str:
@@ -352,7 +363,24 @@ def render_html(report: Report) -> str:
              f"<title>{title}</title><style>{STYLE}</style></head><body><main>",
              f"<h1>{title}</h1>", _html_about(report.about), _html_charts(report)]
     parts += [_html_table(name, frame) for name, frame in report.tables.items()]
+    parts.append(_html_glossary(report))
     return "\n".join(parts) + "\n</main></body></html>\n"
+
+
+def _html_glossary(report: Report) -> str:
+    """The conventions, then every column the report's tables hold that the glossary
+    describes, under its display name."""
+    present = {c for frame in report.tables.values() for c in frame.columns}
+    said = "".join(f"<li><strong>{html.escape(topic.capitalize())}.</strong> {html.escape(text)}</li>"
+                   for topic, text in glossary.conventions().items())
+    rows = "".join(
+        f"<tr><td class=\"t\">{html.escape(t.label)}</td><td class=\"t\"><code>"
+        f"{html.escape(t.column)}</code></td><td class=\"t\">{html.escape(t.tooltip)}</td></tr>"
+        for t in glossary.terms().values() if t.column in present)
+    return ('<section id="glossary"><h2>Glossary</h2>'
+            f"<ul>{said}</ul><div class=\"scroll\"><table><thead><tr><th class=\"t\">name"
+            "</th><th class=\"t\">column</th><th class=\"t\">meaning</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div></section>")
 
 
 def _html_about(about: Mapping[str, Any]) -> str:
@@ -366,7 +394,8 @@ def _html_about(about: Mapping[str, Any]) -> str:
 
 def _html_table(name: str, frame: pd.DataFrame) -> str:
     cols = SHOWN.get(name) or tuple(_generic_col(name, frame, c) for c in frame.columns)
-    head = "".join(f'<th class="{_align(c)}">{html.escape(c.header)}</th>' for c in cols)
+    head = "".join(f'<th class="{_align(c)}" title="{html.escape(glossary.tooltip(c.name) or "")}"'
+                   f">{html.escape(c.header)}</th>" for c in cols)
     body = "".join(
         "<tr>" + "".join(f'<td class="{_align(c)}">{html.escape(cell(row, c))}</td>'
                          for c in cols) + "</tr>"
@@ -383,9 +412,10 @@ def _html_table(name: str, frame: pd.DataFrame) -> str:
 def _generic_col(name: str, frame: pd.DataFrame, column: str) -> Col:
     """How to print a table that has no SHOWN entry (the matrix, the charges)."""
     kind = frame[column].dtype.kind
+    header = column if name == "matchup_matrix" else glossary.label(column)
     if (name == "matchup_matrix" and column != "faction") or _is_rate(frame, column):
-        return Col(column, column, "pct")
-    return Col(column, column, "num" if kind == "f" else "int" if kind in "iu" else "text")
+        return Col(column, header, "pct")
+    return Col(column, header, "num" if kind == "f" else "int" if kind in "iu" else "text")
 
 
 def _align(col: Col) -> str:
@@ -432,13 +462,15 @@ def _chart_cards(usage: pd.DataFrame) -> str | None:
     spread = [y - data["win_rate_when_played_low"], data["win_rate_when_played_high"] - y]
     ax.errorbar(data["inclusion_rate"], y, yerr=spread, fmt="o", ms=4, alpha=0.7,
                 elinewidth=0.7, capsize=2)
-    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    baseline = data["baseline_win_rate"].iloc[0] if "baseline_win_rate" in data else 0.5
+    ax.axhline(baseline, color="grey", lw=0.8, ls="--", label="baseline win rate")
     for _, row in _outliers(data, "win_rate_when_played", "played").iterrows():
         ax.annotate(str(row["card_name"] or row["card"]), (row["inclusion_rate"],
                     row["win_rate_when_played"]), xytext=(4, 0), textcoords="offset points",
                     fontsize=7, va="center")
-    ax.set_xlabel("inclusion rate (share of decks)")
-    ax.set_ylabel("win rate when played")
+    ax.set_xlabel("Inclusion: share of all decks holding the card")
+    ax.set_ylabel("Played WR: win rate of decks that played it")
+    ax.legend(loc="lower right", fontsize=7)
     _percent_axis(ax.xaxis)
     _percent_axis(ax.yaxis)
     return _png(fig)
@@ -508,7 +540,7 @@ def _chart_improvement(usage: pd.DataFrame, each: int = 10) -> str | None:
     ax.set_yticks(range(len(data)), [str(n or c) for n, c in zip(data["card_name"], data["card"])],
                   fontsize=7)
     ax.axvline(0, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("win rate when drawn minus win rate when not drawn")
+    ax.set_xlabel("IWD: GIH win rate minus GNS win rate (percentage points)")
     _percent_axis(ax.xaxis)
     return _png(fig)
 

@@ -9,7 +9,10 @@ parameters and the declarations that keep each statistic defined once:
 - `-- order: ...` orders the rows;
 - `-- python: module:function` hands the query's rows to a Python function, whose frame is the
   model's result: for what SQL cannot say (pipeline.dice_audit's exact dice laws). The query
-  stays a model like any other (its parameters, its header, its place in a suite).
+  stays a model like any other (its parameters, its header, its place in a suite);
+- `-- input: NAME = module:function` computes a table the query reads before it runs, from the
+  connection and the parameters (pipeline.archetypes clusters the deck lists of another
+  model): registered as NAME for the model's run only.
 
 Models live in folders by what they need of the lake: sql/core (every game: matches and
 seats), sql/cards (the card games' capability tables: decks, deck_cards, card_events) and
@@ -32,7 +35,8 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
@@ -87,6 +91,9 @@ class Model:
     order: str | None = None
     python: str | None = None
     """"module:function" of a Python step: (rows, parameters) -> the model's frame."""
+    inputs: tuple[tuple[str, str], ...] = ()
+    """(name, "module:function") of each table the query reads that Python computes first:
+    (connection, parameters) -> a pyarrow table, registered under the name for the run."""
 
 
 @dataclass(frozen=True)
@@ -183,8 +190,9 @@ def load_model(name: str) -> Model:
                   re.findall(r"^-- difference: (\w+) = (\w+) - (\w+)\s*$", text, re.MULTILINE))
     order = re.search(r"^-- order: (.+?)\s*$", text, re.MULTILINE)
     python = re.search(r"^-- python: ([\w.]+:\w+)\s*$", text, re.MULTILINE)
+    inputs = tuple(re.findall(r"^-- input: (\w+) = ([\w.]+:\w+)\s*$", text, re.MULTILINE))
     return Model(name, body.strip(), params, rates, diffs, order.group(1) if order else None,
-                 python.group(1) if python else None)
+                 python.group(1) if python else None, inputs)
 
 
 def _double(value: float) -> str:
@@ -292,16 +300,38 @@ def run_model(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> pd.Da
     model = load_model(name)
     values = bind(model, params)
     _utc(con)
-    cursor = con.execute(compile_model(name), values)
-    types = {d[0]: str(d[1]) for d in cursor.description or ()}
-    frame = cursor.df()
+    with _inputs(con, model, params):
+        cursor = con.execute(compile_model(name), values)
+        types = {d[0]: str(d[1]) for d in cursor.description or ()}
+        frame = cursor.df()
     for column, kind in types.items():
         if kind == "HUGEINT":  # SUM of integers: pandas would see floats
             frame[column] = frame[column].astype("Int64")
         elif kind == "DATE":  # days, not midnights: a report shows 2026-02-01
             frame[column] = [None if pd.isna(v) else v.date() for v in frame[column]]
+    return finish_model(model, frame, params)
+
+
+def finish_model(model: Model, frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
+    """The compiled query's rows as the model's result, whichever engine ran the query: columns
+    arranged, then the model's Python step if it declares one."""
     frame = frame[_arranged(list(frame.columns), model)]
     return _python_step(model.python)(frame, params) if model.python else frame
+
+
+@contextmanager
+def _inputs(con: duckdb.DuckDBPyConnection, model: Model,
+            params: Mapping[str, Any]) -> Iterator[None]:
+    """The model's `-- input:` tables computed and registered for its run only."""
+    names = []
+    try:
+        for name, ref in model.inputs:
+            con.register(name, _python_step(ref)(con, params))
+            names.append(name)
+        yield
+    finally:
+        for name in names:
+            con.unregister(name)
 
 
 def _python_step(ref: str) -> Any:

@@ -103,63 +103,167 @@ def _deck_games(facts: Facts, game: str, ids: pd.Series) -> pd.DataFrame:
 
 
 def _card_seat_events(facts: Facts, game: str, ids: pd.Series) -> pd.DataFrame:
-    """Per (match, seat, card): ever in hand, ever played, first turn played."""
+    """Per (match, seat, card): in the opening hand, ever in hand, ever played, first turn
+    played."""
     ev = _scoped(facts, "card_events", game, ids)
     ev = ev[ev["kind"].isin(IN_HAND + ("played",))]
-    flags = ev.assign(in_hand=ev["kind"].isin(IN_HAND), was_played=ev["kind"] == "played",
+    flags = ev.assign(in_opening=ev["kind"] == "opening_hand", in_hand=ev["kind"].isin(IN_HAND),
+                      was_played=ev["kind"] == "played",
                       played_turn=ev["turn"].where(ev["kind"] == "played").astype("float64"))
     return flags.groupby(["match_id", "seat", "card"], as_index=False).agg(
-        in_hand=("in_hand", "max"), was_played=("was_played", "max"),
-        first_played_turn=("played_turn", "min"))
+        in_opening=("in_opening", "max"), in_hand=("in_hand", "max"),
+        was_played=("was_played", "max"), first_played_turn=("played_turn", "min"))
 
 
 def _included_decks(facts: Facts, game: str, ids: pd.Series,
                     seats: pd.DataFrame) -> pd.DataFrame:
+    """One row per deck-game holding a card, with its result, its hand and play flags and
+    `counted`: 0 in the card's mirror matches (another deck of the match holds it too)."""
     lines = _scoped(facts, "deck_cards", game, ids).groupby(
         ["match_id", "seat", "card"], as_index=False).agg(
         card_name=("card_name", "min"), section=("section", "min"), copies=("copies", "sum"))
+    holders = lines.groupby(["match_id", "card"])["seat"].transform("nunique")
+    lines["counted"] = (holders == 1).astype("int64")
     inc = lines.merge(seats[["match_id", "seat", "won", "drew"]], on=["match_id", "seat"])
     inc = inc.merge(_card_seat_events(facts, game, ids), on=["match_id", "seat", "card"],
                     how="left")
-    inc["in_hand"] = inc["in_hand"].fillna(False).astype("int64")
-    inc["was_played"] = inc["was_played"].fillna(False).astype("int64")
+    for flag in ("in_opening", "in_hand", "was_played"):
+        inc[flag] = inc[flag].fillna(False).astype("int64")
+    inc["drawn_later"] = inc["in_hand"] - inc["in_opening"]
     inc["not_in_hand"] = 1 - inc["in_hand"]
     return inc
 
 
+SITUATIONS = {"played": "was_played", "drawn": "in_hand", "opening": "in_opening",
+              "drawn_later": "drawn_later", "not_drawn": "not_in_hand"}
+"""A card's situations in a deck-game, each a flag of _included_decks."""
+
+
 def _usage_counts(inc: pd.DataFrame) -> pd.DataFrame:
-    w = inc.assign(pw=inc.was_played * inc.won, pd_=inc.was_played * inc.drew,
-                   dw=inc.in_hand * inc.won, dd=inc.in_hand * inc.drew,
-                   nw=inc.not_in_hand * inc.won, nd=inc.not_in_hand * inc.drew)
-    return w.groupby("card", as_index=False).agg(
+    """Usage counts over every deck holding the card; wins, draws and games outside its
+    mirrors (counted), per situation."""
+    w = inc.assign(games=inc.counted, deck_wins=inc.counted * inc.won,
+                   deck_draws=inc.counted * inc.drew)
+    sums = {"games": ("games", "sum"), "deck_wins": ("deck_wins", "sum"),
+            "deck_draws": ("deck_draws", "sum")}
+    for name, flag in SITUATIONS.items():
+        w[f"{name}_games"] = w[flag] * w.counted
+        w[f"{name}_wins"] = w[flag] * w.counted * w.won
+        w[f"{name}_draws"] = w[flag] * w.counted * w.drew
+        sums.update({f"{name}_{c}": (f"{name}_{c}", "sum") for c in ("games", "wins", "draws")})
+    mirrors = inc[inc.counted == 0].groupby("card")["match_id"].nunique()
+    out = w.groupby("card", as_index=False).agg(
         card_name=("card_name", "min"), section=("section", "min"),
         included=("card", "size"), avg_copies=("copies", "mean"),
-        deck_draws=("drew", "sum"), deck_wins=("won", "sum"),
-        played=("was_played", "sum"), played_draws=("pd_", "sum"), played_wins=("pw", "sum"),
-        drawn=("in_hand", "sum"), drawn_draws=("dd", "sum"), drawn_wins=("dw", "sum"),
-        not_drawn=("not_in_hand", "sum"), not_drawn_draws=("nd", "sum"),
-        not_drawn_wins=("nw", "sum"), avg_turn_first_played=("first_played_turn", "mean"))
+        played=("was_played", "sum"), drawn=("in_hand", "sum"),
+        avg_turn_first_played=("first_played_turn", "mean"), **sums)
+    out["mirror_matches"] = out["card"].map(mirrors).fillna(0).astype("int64")
+    for name in ("deck", "played", "drawn"):
+        games = "games" if name == "deck" else f"{name}_games"
+        out[f"{name}_decided"] = out[games] - out[f"{name}_draws"]
+    return out
 
 
 def card_usage(facts: Facts, game: str, format: str | None = None,
                date_from: date | None = None, date_to: date | None = None,
                min_sample: int = 0) -> pd.DataFrame:
-    """card_usage.sql from the same facts, by groupby and merge."""
+    """card_usage.sql from the same facts, by groupby and merge (before the model's Python
+    step, pipeline.card_rates: its columns are the SQL's own)."""
     ids = scoped_matches(facts, game, format, date_from, date_to)["match_id"]
     seats = _deck_games(facts, game, ids)
-    out = _usage_counts(_included_decks(facts, game, ids, seats))
+    included = _included_decks(facts, game, ids, seats)
+    out = _usage_counts(included)
     out.insert(3, "decks", len(seats))
+    out["scope_wins"] = int(seats["won"].sum())
+    out = out.merge(_within_faction(seats, included, game), on="card", how="left")
     out = out[out["included"] >= min_sample].copy()
     for name, k, n in (("inclusion_rate", "included", "decks"),
-                       ("deck_win_rate", "deck_wins", "included"),
+                       ("inclusion_in_faction", "included_in_faction", "faction_decks"),
                        ("played_rate", "played", "included"),
-                       ("win_rate_when_played", "played_wins", "played"),
-                       ("win_rate_when_drawn", "drawn_wins", "drawn"),
-                       ("win_rate_when_not_drawn", "not_drawn_wins", "not_drawn")):
+                       ("drawn_rate", "drawn", "included"),
+                       ("baseline_win_rate", "scope_wins", "decks"),
+                       ("deck_win_rate", "deck_wins", "games"),
+                       ("deck_win_rate_decided", "deck_wins", "deck_decided"),
+                       ("win_rate_when_played", "played_wins", "played_games"),
+                       ("win_rate_when_played_decided", "played_wins", "played_decided"),
+                       ("win_rate_when_drawn", "drawn_wins", "drawn_games"),
+                       ("win_rate_when_drawn_decided", "drawn_wins", "drawn_decided"),
+                       ("win_rate_in_opening_hand", "opening_wins", "opening_games"),
+                       ("win_rate_when_drawn_later", "drawn_later_wins", "drawn_later_games"),
+                       ("win_rate_when_not_drawn", "not_drawn_wins", "not_drawn_games")):
         add_rate(out, name, k, n)
     _add_difference(out, "improvement_when_drawn", "win_rate_when_drawn",
                     "win_rate_when_not_drawn")
+    out = _hand_rates_where_meant(out, game)
+    for rate, wins, games in (("deck_win_rate", "deck_wins", "games"),
+                              ("win_rate_when_played", "played_wins", "played_games"),
+                              ("win_rate_when_drawn", "drawn_wins", "drawn_games")):
+        out[f"{rate}_q"] = benjamini_hochberg(score_test(out[wins], out[games],
+                                                         out["baseline_win_rate"]))
     return out.sort_values(["included", "card"], ascending=[False, True], ignore_index=True)
+
+
+def _within_faction(seats: pd.DataFrame, included: pd.DataFrame, game: str) -> pd.DataFrame:
+    """Per card made for a faction (GameKit.card_factions): the decks of its faction (a deck
+    of "a+b" is of a and of b) and how many of them hold it; nothing for other cards."""
+    from engine import registry
+    from engine.games import get_game
+
+    known = registry.is_registered(game) and registry.has_layer(game, "kit")
+    hook = get_game(game).card_factions if known else None
+    made_for = {card: set(f) for card, f in (hook() if hook else {}).items() if f}
+    parts = seats[["match_id", "seat", "faction"]].assign(
+        parts=seats["faction"].fillna("").str.split("+").map(set))
+    rows = []
+    for card, factions in made_for.items():
+        mine = parts[[bool(p & factions) for p in parts["parts"]]]
+        holding = included[included["card"] == card].merge(mine[["match_id", "seat"]])
+        rows.append({"card": card, "faction_decks": len(mine),
+                     "included_in_faction": len(holding)})
+    frame = pd.DataFrame(rows, columns=["card", "faction_decks", "included_in_faction"])
+    return frame[frame["faction_decks"] > 0]
+
+
+def _hand_rates_where_meant(out: pd.DataFrame, game: str) -> pd.DataFrame:
+    """A card of a section never drawn (data/<game>/game.toml hand_sections) has no hand or
+    play figures: blank, as NaN."""
+    from engine import registry
+
+    sections = registry.info(game).hand_sections if registry.is_registered(game) else ()
+    out["reaches_hand"] = out["section"].isin(sections) if sections else True
+    hand = [c for c in out.columns if c.startswith(("played", "drawn", "opening", "not_drawn",
+                                                    "win_rate_", "improvement_"))
+            or c == "avg_turn_first_played"]
+    out[hand] = out[hand].astype("float64")
+    out.loc[~out["reaches_hand"], hand] = np.nan
+    return out
+
+
+def score_test(k: pd.Series, n: pd.Series, p0: pd.Series) -> pd.Series:
+    """Two-sided p of k/n = p0 by the normal score test, erfc written out; NaN without n."""
+    from math import erfc, sqrt
+
+    out = []
+    for wins, games, base in zip(k, n, p0):
+        if pd.isna(wins) or pd.isna(games) or games <= 0 or not 0 < base < 1:
+            out.append(np.nan)
+            continue
+        z = (wins - games * base) / sqrt(games * base * (1 - base))
+        out.append(erfc(abs(z) / sqrt(2)))
+    return pd.Series(out, index=k.index, dtype="float64")
+
+
+def benjamini_hochberg(p: pd.Series) -> pd.Series:
+    """q_i = min over j >= i (in ascending p) of p_j * m / j, capped at 1; NaN stays NaN."""
+    tested = p.dropna().sort_values()
+    m = len(tested)
+    q = pd.Series(np.nan, index=p.index)
+    running = 1.0
+    for rank in range(m, 0, -1):
+        label = tested.index[rank - 1]
+        running = min(running, tested.iloc[rank - 1] * m / rank)
+        q[label] = running
+    return q
 
 
 def _add_difference(frame: pd.DataFrame, name: str, a: str, b: str) -> None:
@@ -289,6 +393,65 @@ def coverage(facts: Facts, game: str, format: str | None = None,
     return out.sort_values(key, ignore_index=True)
 
 
+def _archetypes_of(facts: Facts, game: str, ids: pd.Series) -> pd.DataFrame:
+    """The deck-games in scope with their archetype: each deck list (deck_id) read from the
+    first seat-game that played it, clustered by pipeline.archetypes (the clustering is the
+    definition; the counting around it is this module's own)."""
+    from pipeline.archetypes import cluster
+
+    seats = _deck_games(facts, game, ids)
+    first = seats.sort_values(["match_id", "seat"]).drop_duplicates("deck_id")
+    lines = _scoped(facts, "deck_cards", game, ids).merge(
+        first[["match_id", "seat", "deck_id", "faction"]], on=["match_id", "seat", "deck_id"])
+    lists = lines.groupby(["deck_id", "faction", "section", "card"], as_index=False,
+                          dropna=False).agg(card_name=("card_name", "min"),
+                                            copies=("copies", "sum"))
+    lists["decks"] = lists["deck_id"].map(seats["deck_id"].value_counts())
+    found = cluster(lists, game).drop(columns="faction")
+    return seats.merge(found, on="deck_id")
+
+
+def archetype_win_rates(facts: Facts, game: str, format: str | None = None,
+                        date_from: date | None = None, date_to: date | None = None,
+                        min_sample: int = 0) -> pd.DataFrame:
+    """archetype_win_rates.sql: per archetype (cluster of lists), its own mirrors apart."""
+    ids = scoped_matches(facts, game, format, date_from, date_to)["match_id"]
+    games = _archetypes_of(facts, game, ids)
+    key = ["archetype", "archetype_name", "faction", "signature"]
+    flagged = _mirror_flagged(games, ["archetype"])
+    out = _win_rate_counts(flagged, key)
+    lists = flagged.groupby("archetype")["deck_id"].nunique()
+    out["lists"] = out["archetype"].map(lists)
+    out = out[out["seat_games"] >= min_sample].copy()
+    add_rate(out, "meta_share", "seat_games", "all_seat_games")
+    add_rate(out, "win_rate", "wins", "games")
+    return out.sort_values(["seat_games", "archetype_name"], ascending=[False, True],
+                           ignore_index=True)
+
+
+def archetype_matchups(facts: Facts, game: str, format: str | None = None,
+                       date_from: date | None = None, date_to: date | None = None,
+                       min_sample: int = 0) -> pd.DataFrame:
+    """archetype_matchups.sql: as matchups, archetype against archetype."""
+    ids = scoped_matches(facts, game, format, date_from, date_to)["match_id"]
+    pairs = _pairs(_archetypes_of(facts, game, ids), ["archetype", "archetype_name"])
+    pairs = pairs.rename(columns={"archetype_opp": "opponent",
+                                  "archetype_name_opp": "opponent_name"})
+    key = ["archetype", "archetype_name", "opponent", "opponent_name"]
+    same = pairs["archetype"] == pairs["opponent"]
+    cross = pairs[~same].groupby(key, as_index=False).agg(
+        n=("won", "size"), wins=("won", "sum"), losses=("lost", "sum"), draws=("drew", "sum"))
+    mirror = pairs[same].assign(drawn_match=pairs["match_id"].where(pairs["drew"] == 1))
+    mirror = mirror.groupby(key, as_index=False).agg(
+        n=("match_id", "nunique"), draws=("drawn_match", "nunique"))
+    out = pd.concat([cross.assign(is_mirror=False), mirror.assign(is_mirror=True)],
+                    ignore_index=True)
+    out = out[out["n"] >= min_sample].copy()
+    add_rate(out, "win_rate", "wins", "n")
+    return out.sort_values(["archetype_name", "opponent_name"], ignore_index=True)
+
+
 REFERENCE = {"card_usage": card_usage, "matchups": matchups, "first_player": first_player,
              "faction_win_rates": faction_win_rates, "deck_archetypes": deck_archetypes,
-             "coverage": coverage}
+             "coverage": coverage, "archetype_win_rates": archetype_win_rates,
+             "archetype_matchups": archetype_matchups}

@@ -79,8 +79,10 @@ def characters(view: CombatView) -> None:
     st.caption("A character wins the fights its side wins; a draw is not a win. Mirror fights "
                "(the sheet on both sides) are left out of the rate and counted apart. Bars: "
                f"95% Wilson intervals; hollow dots: fewer than {view.small} games.")
+    sheets = sheets.assign(page=[data.v20_fighter_link("character", s, view.scope.game)
+                                 for s in sheets["sheet"]])
     table(flagged(sheets, "games", view.small),
-          ["name", "sheet", "kind", "fights", "mirror_fights", "games", "wins", "draws",
+          ["name", "page", "sheet", "kind", "fights", "mirror_fights", "games", "wins", "draws",
            "losses", "win_rate", "win_rate_low", "win_rate_high", "small_sample"])
 
 
@@ -153,7 +155,11 @@ def table(frame: pd.DataFrame, columns: list[str], key: str | None = None) -> No
 def column_config(columns: pd.Index) -> dict[str, Any]:
     config: dict[str, Any] = {"name": st.column_config.TextColumn("character", pinned=True),
                               "sheet": st.column_config.TextColumn("sheet id"),
-                              "small_sample": st.column_config.CheckboxColumn("small sample")}
+                              "small_sample": st.column_config.CheckboxColumn("small sample"),
+                              "page": st.column_config.LinkColumn(
+                                  "", display_text="open",
+                                  help="The page of the character or build (its fights, "
+                                       "matchups and damage).")}
     for column in columns:
         if column in config:
             continue
@@ -181,8 +187,11 @@ def builds(view: CombatView) -> None:
                "its fights, wins, losses, draws and interval; faded cells have fewer than "
                f"{view.small} fights.")
     with st.expander("Every pair as a table"):
+        pairs = pairs.assign(page=[data.v20_fighter_link("build", data.v20_build_id(b),
+                                                         view.scope.game)
+                                   for b in pairs["build"]])
         table(flagged(pairs, "n", view.small),
-              ["build", "opponent_build", "is_mirror", "n", "wins", "losses", "draws",
+              ["build", "page", "opponent_build", "is_mirror", "n", "wins", "losses", "draws",
                "win_rate", "win_rate_low", "win_rate_high", "small_sample"])
 
 

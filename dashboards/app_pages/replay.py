@@ -15,6 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from dashboards import data, widgets
+from dashboards.boards.svg import text_width
 from dashboards.replaying import Frame, LogChanged, ReplayCursor, ReplayUnavailable
 
 # Page scripts run with Streamlit's "magic": a bare string would be written on the page, so
@@ -40,7 +41,11 @@ def render() -> None:
     _reset_on_new_match(match_id, cursor)
     st.caption(_match_line(lake, game, match_id, cursor))
     _apply_link(match_id, cursor)
-    seen, play, speed = st.columns([5, 1, 2], vertical_alignment="bottom")
+    if _fits_beside_autoplay(cursor):
+        seen, play, speed = st.columns([5, 1, 2], vertical_alignment="bottom")
+    else:  # long player names: the perspective control gets a row of its own
+        seen = st.container()
+        play, speed, _ = st.columns([1, 2, 5], vertical_alignment="bottom")
     with seen:
         perspective = pick_perspective(cursor)
     st.query_params["as"] = str(perspective)
@@ -147,14 +152,57 @@ def _set_if_changed(key: str, value: object) -> None:
         st.session_state[key] = value
 
 
+PERSPECTIVE = "replay_perspective"  # the chosen perspective; the address's ?as= sets it too
+
+
 def pick_perspective(cursor: ReplayCursor) -> int | str:
-    """The perspectives the game lists for the match (its narration's), organiser first."""
-    labels: dict[int | str, str] = {perspective: widgets.plain(label)  # options render Markdown
-                                    for perspective, label in cursor.perspectives()}
-    choice = st.segmented_control("Seen as", list(labels), key="replay_perspective",
-                                  format_func=labels.__getitem__, default="organiser",
-                                  required=True)
+    """The perspectives the game lists for the match (its narration's), organiser first, in
+    short words that fit one row ("Organiser", "Seat 0 · player", "Spectator"): what each
+    means, the game's longer label, is the control's help."""
+    listed = cursor.perspectives()
+    labels: dict[int | str, str] = {perspective: widgets.plain(_short(perspective, label))
+                                    for perspective, label in listed}  # options render Markdown
+    if st.session_state.get(PERSPECTIVE) not in labels:  # the default, set once
+        st.session_state[PERSPECTIVE] = "organiser"
+    choice = st.segmented_control("Seen as", list(labels), key=PERSPECTIVE,
+                                  format_func=labels.__getitem__, required=True,
+                                  help=_perspective_help(listed))
     return choice if choice is not None else "organiser"
+
+
+BESIDE_PX = 560  # the room the control has beside Play and the speed at 1400 px, with a sidebar
+
+
+def _fits_beside_autoplay(cursor: ReplayCursor) -> bool:
+    """Whether the perspective labels fit one row beside the autoplay controls: measured with
+    the boards' (wide) font table, scaled to the app's narrower font, plus each button's
+    padding."""
+    width = sum(text_width(_short(p, label), 14) * 0.8 + 26 for p, label in
+                cursor.perspectives())
+    return width <= BESIDE_PX
+
+
+def _short(perspective: int | str, label: str) -> str:
+    """A seat keeps its label (its number and player); the others their first words, before a
+    parenthesis or a "·" ("Organiser (sees everything)" is "Organiser")."""
+    if isinstance(perspective, int):
+        return label
+    return label.split(" (", 1)[0].split(" · ", 1)[0].strip() or label
+
+
+def _perspective_help(listed: list[tuple[int | str, str]]) -> str:
+    """What each perspective sees, in the game's own words."""
+    lines = []
+    for perspective, label in listed:
+        short = _short(perspective, label)
+        if isinstance(perspective, int):
+            continue
+        rest = label[len(short):].strip(" ·()") or "as listed by the game"
+        lines.append(f"**{widgets.plain(short)}**: {widgets.plain(rest)}")
+    if any(isinstance(p, int) for p, _ in listed):
+        lines.insert(1, "**Seat N · player**: what that seat may see (its own hand, not the "
+                        "other's)")
+    return "  \n".join(lines)
 
 
 def autoplay_controls(play: DeltaGenerator, speed: DeltaGenerator) -> float | None:
@@ -214,9 +262,10 @@ def _stage_body(lake: data.LakeRef, match_id: str, perspective: int | str) -> No
     st.query_params["step"] = str(step)  # the address names this moment: copy it to share
     step_controls(cursor, step)
     frame = data.replay_frame(lake, match_id, int(st.session_state[STEP]), perspective)
-    board, side = st.columns([3, 2], gap="medium")
-    with board:
-        show_board(frame)
+    show_board(frame)  # the whole width: the board is drawn to be read at its own size
+    words, side = st.columns([2, 3], gap="medium")
+    with words:
+        step_words(frame)
     with side:
         event_list(lake, match_id, perspective, frame.step)
 
@@ -248,13 +297,17 @@ def _step_buttons(step: int, total: int) -> tuple[tuple[str, int, str, str], ...
 
 
 def show_board(frame: Frame) -> None:
-    """The picture, then the event of this step and what it changed."""
+    """The event of this step, then the picture (its legend under it, inside the SVG)."""
     st.markdown(f"**Step {frame.step}/{frame.total} · turn {frame.turn}** · "
                 f"{widgets.plain(frame.event)}")
     if frame.svg is not None:
         st.markdown(f"<div class=\"postgame-board\">{frame.svg}</div>", unsafe_allow_html=True)
     else:
         st.code(frame.text, language=None)
+
+
+def step_words(frame: Frame) -> None:
+    """What the step changed, in words, and how the match ended at its last step."""
     if frame.changes:
         st.markdown("\n".join(f"- {widgets.plain(line)}" for line in _collapsed(frame.changes)))
     if frame.outcome:

@@ -9,20 +9,39 @@ the cards played this turn, in activation order (ER-5.16).
 `changes` are the step's Change records as dicts (engine/eredan/changes.py, already masked for
 the perspective): the characters and played cards they name are outlined, and they are listed
 under the board with the names the view gives those ids.
+
+Every name is written in full (wrapped, or in a smaller font, to fit its card) and every card
+carries a <title>, the browser's hover tooltip, with its full name and its rules text: the text is
+the public catalog's, looked up by the card id the view gives, so a card the view does not show
+has no text either. A legend under the board names every marker it can draw.
 """
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
 
-from dashboards.boards.svg import clip, document, group, headline, rect, text, titled
+from dashboards.boards.svg import (
+    LegendEntry,
+    document,
+    fitted,
+    group,
+    headline,
+    legend,
+    rect,
+    sample_box,
+    sample_tag,
+    sample_word,
+    tag,
+    text,
+    titled,
+)
 
 WIDTH = 900
 HEAD = 34
 HAND_H = 70
 CHAR_W, CHAR_H = 280, 150
 LINE_GAP = 10
-PLAYED_H = 74
+PLAYED_H = 86
 CHANGES_LINE = 15
 MAX_CHANGES = 12
 
@@ -64,20 +83,38 @@ def _card_types() -> dict[str, str]:
     return {card.id: card.type for card in load_catalog().cards}
 
 
+@cache
+def _rules_text() -> dict[str, str]:
+    """Catalog id -> the printed rules text of a card or character (the view gives cards by id
+    and name only)."""
+    from engine.eredan.cards import load_catalog
+
+    catalog = load_catalog()
+    return {c.id: c.text for c in (*catalog.characters, *catalog.cards)}
+
+
+def _hover(head: str, card_id: str | None, *more: str) -> str:
+    """A card's tooltip: its full name line, what else the board knows, its rules text."""
+    printed = _rules_text().get(card_id or "", "")
+    return "\n".join([head, *(m for m in more if m), *([printed] if printed else [])])
+
+
 def render_svg(view: dict[str, Any], changes: list[dict[str, Any]] | None = None) -> str:
     changes = changes or []
     bottom = _bottom_seat(view)
     seats = {s["seat"]: s for s in view["seats"]}
     touched = _touched(changes)
     shown = changes[:MAX_CHANGES]
-    height = CHANGES_Y + 20 + CHANGES_LINE * max(len(shown), 1) + 10
+    listed, listed_h = _change_list(changes, shown, _known_names(view))
+    strip, legend_h = legend(legend_entries(), CHANGES_Y + listed_h, WIDTH)
+    height = round(CHANGES_Y + listed_h + legend_h + 6)
     body = [rect(0, 0, WIDTH, height, fill="#f8fafc"), headline(view, WIDTH)]
     for seat, line_y, hand_y in ((1 - bottom, TOP_LINE_Y, TOP_HAND_Y),
                                  (bottom, BOTTOM_LINE_Y, BOTTOM_HAND_Y)):
         body.append(group([_hand(seats[seat], hand_y), _line(view, seat, line_y, touched)],
                           class_=f"seat-{seat}"))
     body.append(_played(view, touched))
-    body.append(_change_list(changes, shown, _known_names(view)))
+    body += [listed, strip]
     label = f"Eredan iTCG board, turn {view['turn']}, as {view['perspective']} sees it"
     return document(WIDTH, height, body, label)
 
@@ -120,8 +157,12 @@ def _known_names(view: dict[str, Any]) -> dict[int, str]:
     return {c["id"]: c["name"] for c in cards if isinstance(c.get("id"), int)}
 
 
+HAND_CARD_W = 100
+
+
 def _hand(seat: dict[str, Any], y: float) -> str:
-    """A seat's hand: faces when this perspective sees it, as many card backs otherwise."""
+    """A seat's hand: faces when this perspective sees it, as many card backs otherwise (a hand
+    too long for the row gets narrower cards, never overlapping ones)."""
     light, strong = SEAT_COLOURS.get(seat["seat"], ("#e2e8f0", "#334155"))
     hand = seat["hand"]
     score = seat["score"]
@@ -130,22 +171,25 @@ def _hand(seat: dict[str, Any], y: float) -> str:
             f"score {score['total']} (damage {score['damage']}, healed {score['healed']})"
             f"{' · DECK-OUT' if seat['deck_out'] else ''}")
     parts = [rect(6, y + 2, WIDTH - 12, HAND_H - 4, rx=6, fill=light),
-             text(14, y + 17, clip(head, 120), font_size=11, font_weight="bold", fill=strong)]
-    w = 86
-    for i in range(seat["hand_count"]):
+             fitted(14, y + 17, head, WIDTH - 28, 11, bold=True, smallest=8, fill=strong)]
+    count = seat["hand_count"]
+    w = min(HAND_CARD_W, (WIDTH - 28 + 6) / max(count, 1) - 6)
+    for i in range(count):
         x = 14 + i * (w + 6)
         if hand is None:
-            parts.append(group([rect(x, y + 24, w, 38, rx=4, fill=strong, stroke="#0f172a"),
-                                text(x + w / 2, y + 47, "Eredan", font_size=10,
-                                     fill="#ffffff", text_anchor="middle")],
-                               class_="card-back"))
+            parts.append(titled(group([rect(x, y + 24, w, 40, rx=4, fill=strong,
+                                            stroke="#0f172a"),
+                                       text(x + w / 2, y + 48, "Eredan", font_size=10,
+                                            fill="#ffffff", text_anchor="middle")],
+                                      class_="card-back"), "a card this perspective may not see"))
         else:
             card = hand[i]
             parts.append(titled(group(
-                [rect(x, y + 24, w, 38, rx=4, fill="#ffffff", stroke=strong),
-                 text(x + 4, y + 40, clip(card["name"], 14), font_size=9, fill="#0f172a"),
-                 text(x + 4, y + 54, card["card"], font_size=8, fill="#64748b")],
-                class_="card-face"), card["name"]))
+                [rect(x, y + 24, w, 40, rx=4, fill="#ffffff", stroke=strong, class_="box"),
+                 fitted(x + 4, y + 35, card["name"], w - 8, 9.5, lines=2, smallest=6.5,
+                        fill="#0f172a", class_="name"),
+                 text(x + 4, y + 60, card["card"], font_size=8, fill="#64748b")],
+                class_="card-face"), _hover(f"{card['name']} ({card['card']})", card["card"])))
     return group(parts, class_="hand")
 
 
@@ -162,17 +206,26 @@ def _line(view: dict[str, Any], seat: int, y: float, touched: dict[int, list[str
     return group(parts, class_="line")
 
 
+TAGS = (("defeated", "DEFEATED", "#0f172a"), ("tapped", "TAPPED", "#475569"),
+        ("fighting", "COMBAT", "#ea580c"), ("fury", "FURY", "#c2410c"))
+"""Status tags of a character: the flag, the word and its colour."""
+ROOM = CHAR_W - 16
+"""Room for the words inside a character's card."""
+
+
 def _character(c: dict[str, Any], x: float, y: float, fighting: bool, marks: list[str]) -> str:
     light, strong = SEAT_COLOURS.get(c["owner"], ("#e2e8f0", "#334155"))
     down, tapped = c["defeated"], c["tapped"]
     h = CHAR_H - 8
+    box = " ".join(["box", *(["tapped"] if tapped else []), *(["defeated"] if down else []),
+                    *(["fighting"] if fighting else [])])
     parts = [rect(x, y + 4, CHAR_W, h, rx=8, fill=light, stroke=strong,
-                  stroke_width=3 if fighting else 1.5,
-                  stroke_dasharray="6 3" if tapped else None, opacity=0.45 if down else 1),
-             text(x + 8, y + 22, clip(c["name"], 30), font_size=12, font_weight="bold",
-                  fill="#0f172a"),
+                  stroke_width=3 if fighting else 1.5, class_=box,
+                  stroke_dasharray="6 3" if tapped else None, opacity=0.45 if down else None),
+             fitted(x + 8, y + 22, c["name"], ROOM - 24, 12, bold=True, smallest=8,
+                    fill="#0f172a", class_="name"),
              text(x + CHAR_W - 8, y + 22, f"#{c['position']}", font_size=10, fill="#475569",
-                  text_anchor="end"),
+                  text_anchor="end", class_="position"),
              text(x + 8, y + 42, f"HP {c['hp']}/{c['max_hp']}", font_size=12,
                   font_weight="bold", fill="#15803d" if c["hp"] > 0 else "#b91c1c",
                   class_="hp"),
@@ -182,41 +235,49 @@ def _character(c: dict[str, Any], x: float, y: float, fighting: bool, marks: lis
                   class_="defense"),
              text(x + 200, y + 42, f"SPI {c['spirit']}", font_size=11, fill="#6d28d9",
                   class_="spirit")]
-    tags = [label for flag, label in ((down, "DEFEATED"), (tapped, "TAPPED"),
-                                      (fighting, "COMBAT"), (c.get("fury"), "FURY")) if flag]
+    flags = {"defeated": down, "tapped": tapped, "fighting": fighting, "fury": c.get("fury")}
     cursor = x + 8
-    for label in tags:
-        width = 8 + 6.5 * len(label)
-        parts += [rect(cursor, y + 50, width, 14, rx=7, fill="#475569"),
-                  text(cursor + width / 2, y + 60.5, label, font_size=8.5, font_weight="bold",
-                       fill="#ffffff", text_anchor="middle", class_=f"status-{label.lower()}")]
-        cursor += width + 4
+    for flag, label, colour in TAGS:
+        if flags[flag]:
+            width, drawn = tag(label, colour, cursor, y + 50, class_=f"status-{label.lower()}")
+            parts += drawn
+            cursor += width + 4
     types = _card_types()
     pets = [a for a in c["attachments"] if types.get(a["card"]) == "pet"]
     items = [a for a in c["attachments"] if types.get(a["card"]) != "pet"]
     row = y + 80
-    if items:
-        parts.append(text(x + 8, row, clip("Items: " + ", ".join(a["name"] for a in items), 46),
-                          font_size=9.5, fill="#0e7490", class_="items"))
-        row += 14
-    if pets:
-        parts.append(text(x + 8, row, clip("Pet: " + pets[0]["name"], 46), font_size=9.5,
-                          fill="#0e7490", class_="pet"))
-        row += 14
+    for kind, cards in (("items", items), ("pet", pets)):
+        if not cards:
+            continue
+        words = ("Items: " if kind == "items" else "Pet: ") + ", ".join(a["name"] for a in cards)
+        lines = 2 if row < y + 90 else 1
+        line = fitted(x + 8, row, words, ROOM, 9.5, lines=lines, smallest=7, fill="#0e7490",
+                      class_=kind)
+        parts.append(titled(line, "\n".join(
+            _hover(f"{a['name']} ({a['card']})", a["card"]) for a in cards)))
+        row += 12 * (2 if line.count("<tspan") > 1 else 1) + 2
     if c["runes"]:
-        parts.append(text(x + 8, row, "Runes: " + ", ".join(c["runes"]), font_size=9.5,
-                          fill="#a16207", class_="runes"))
+        parts.append(fitted(x + 8, row, "Runes: " + ", ".join(c["runes"]), ROOM, 9.5,
+                            smallest=7, fill="#a16207", class_="runes"))
     if marks:
         colour = CHANGE_COLOURS[marks[0]]
         parts.append(rect(x - 3, y + 1, CHAR_W + 6, h + 6, rx=10, fill="none", stroke=colour,
                           stroke_width=4, class_=f"change-{marks[0]}"))
-        parts.append(text(x + CHAR_W - 8, y + h - 2, clip(", ".join(marks), 40),
-                          font_size=9, fill=colour, text_anchor="end"))
-    tooltip = [f"{c['name']} ({c['card']}) · seat {c['owner']} · position {c['position']}",
+        parts.append(fitted(x + CHAR_W - 8, y + h, ", ".join(marks), ROOM, 9, smallest=6.5,
+                            fill=colour, text_anchor="end", class_="marks"))
+    kind = " / ".join(filter(None, [*c.get("classes", []), c.get("caste"), c.get("race")]))
+    tooltip = [f"seat {c['owner']} · position {c['position']}" + (f" · {kind}" if kind else ""),
                (f"HP {c['hp']}/{c['max_hp']} · attack {c['attack']} / defense {c['defense']} / "
-               f"spirit {c['spirit']}")]
-    tooltip += [f"attached: {a['name']}" for a in c["attachments"]]
-    return titled(group(parts, class_="character"), "\n".join(tooltip))
+                f"spirit {c['spirit']}")]
+    tooltip += [f"attached: {a['name']} ({a['card']})" for a in c["attachments"]]
+    if c["runes"]:
+        tooltip.append("runes: " + ", ".join(c["runes"]))
+    return titled(group(parts, class_="character"),
+                  _hover(f"{c['name']} ({c['card']})", c["card"], *tooltip))
+
+
+PLAYED_W, PLAYED_WIDEST = 104, 150
+"""A played card's width: as wide as the row allows for the turn's cards, within these."""
 
 
 def _played(view: dict[str, Any], touched: dict[int, list[str]]) -> str:
@@ -224,7 +285,8 @@ def _played(view: dict[str, Any], touched: dict[int, list[str]]) -> str:
     parts = [rect(6, PLAYED_Y, WIDTH - 12, PLAYED_H, rx=6, fill="#f1f5f9", stroke="#cbd5e1"),
              text(14, PLAYED_Y + 16, "Played this turn, in activation order", font_size=11,
                   font_weight="bold", fill="#334155")]
-    w = 104
+    room = WIDTH - 28 + 6
+    w = max(PLAYED_W, min(PLAYED_WIDEST, room / max(len(view["played"]), 1) - 6))
     for i, slot in enumerate(view["played"]):
         x = 14 + i * (w + 6)
         if x + w > WIDTH - 10:
@@ -234,17 +296,21 @@ def _played(view: dict[str, Any], touched: dict[int, list[str]]) -> str:
         marks = touched.get(slot["id"], [])
         state = "ignored" if slot["ignored"] else "pulled" if slot["pulled"] else \
             "active" if slot["activated"] else "waiting"
-        card = [rect(x, PLAYED_Y + 22, w, 46, rx=4, fill="#ffffff", stroke=strong,
-                     stroke_width=3 if marks else 1.2),
-                text(x + 4, PLAYED_Y + 36, f"{i + 1}. " + clip(slot["name"], 14), font_size=9,
-                     fill="#0f172a", text_decoration="line-through" if slot["ignored"] else None),
-                text(x + 4, PLAYED_Y + 50, f"seat {slot['seat']} · {state}", font_size=8,
+        name_class = "name ignored" if slot["ignored"] else "name"
+        outline = CHANGE_COLOURS[marks[0]] if marks else strong
+        card = [rect(x, PLAYED_Y + 22, w, 58, rx=4, fill="#ffffff", stroke=outline,
+                     stroke_width=3 if marks else 1.2, class_="box changed" if marks else "box"),
+                fitted(x + 4, PLAYED_Y + 34, f"{i + 1}. {slot['name']}", w - 8, 9, lines=2,
+                       smallest=6.5, fill="#0f172a", class_=name_class,
+                       text_decoration="line-through" if slot["ignored"] else None),
+                text(x + 4, PLAYED_Y + 60, f"seat {slot['seat']} · {state}", font_size=8,
                      fill="#64748b")]
         if marks:
-            card.append(text(x + 4, PLAYED_Y + 63, clip(", ".join(marks), 20),
-                             font_size=8, fill=CHANGE_COLOURS[marks[0]],
-                             class_=f"change-{marks[0]}"))
-        parts.append(titled(group(card, class_="played"), slot["name"]))
+            card.append(fitted(x + 4, PLAYED_Y + 73, ", ".join(marks), w - 8, 8, smallest=6,
+                               fill=CHANGE_COLOURS[marks[0]], class_=f"change-{marks[0]}"))
+        parts.append(titled(group(card, class_="played"), _hover(
+            f"{slot['name']} ({slot['card']})", slot["card"],
+            f"played {i + 1}. by seat {slot['seat']} · {state}")))
     return group(parts, class_="played-cards")
 
 
@@ -269,16 +335,68 @@ def _change_words(change: dict[str, Any], known: dict[int, str]) -> list[str]:
 
 
 def _change_list(changes: list[dict[str, Any]], shown: list[dict[str, Any]],
-                 known: dict[int, str]) -> str:
-    """The step's changes as lines."""
+                 known: dict[int, str]) -> tuple[str, float]:
+    """The step's changes as lines (each in full, in a smaller font when long); returns the
+    list and its height."""
     parts = [text(14, CHANGES_Y + 12, f"This step: {len(changes)} change(s)", font_size=11,
                   font_weight="bold", fill="#334155")]
     for i, change in enumerate(shown):
         words = _change_words(change, known)
-        parts.append(text(24, CHANGES_Y + 12 + CHANGES_LINE * (i + 1), " · ".join(words),
-                          font_size=10, fill=CHANGE_COLOURS.get(str(change.get("kind")),
-                                                                "#475569")))
+        parts.append(fitted(24, CHANGES_Y + 12 + CHANGES_LINE * (i + 1), " · ".join(words),
+                            WIDTH - 38, 10, smallest=7,
+                            fill=CHANGE_COLOURS.get(str(change.get("kind")), "#475569")))
     if len(changes) > len(shown):
         parts.append(text(WIDTH - 14, CHANGES_Y + 12, f"(first {len(shown)})", font_size=10,
                           fill="#64748b", text_anchor="end"))
-    return group(parts, class_="changes")
+    return group(parts, class_="changes"), 20 + CHANGES_LINE * max(len(shown), 1)
+
+
+CHANGE_WORDS = {"physical": "physical damage", "magic": "magic damage", "lose": "HP lost",
+                "heal": "healed", "rune_placed": "rune placed", "rune_consumed": "rune used",
+                "order_activated": "order", "combatants": "sent to fight",
+                "turn_bonus": "turn bonus"}
+
+
+def legend_entries() -> list[LegendEntry]:
+    """Every marker the board can draw: its section, the classes that mark it on the board, a
+    sample, and what it means."""
+    entries: list[LegendEntry] = [
+        ("Character", ("hp",), sample_word("HP", "#15803d"), "HP now/max (red at 0)"),
+        ("Character", ("attack",), sample_word("ATK", "#b91c1c", bold=False), "attack"),
+        ("Character", ("defense",), sample_word("DEF", "#334155", bold=False), "defense"),
+        ("Character", ("spirit",), sample_word("SPI", "#6d28d9", bold=False), "spirit"),
+        ("Character", ("position",), sample_word("#1", "#475569", bold=False),
+         "position on the line"),
+        ("Character", ("items", "pet"), sample_word("Items", "#0e7490", bold=False),
+         "Items and Pet it carries"),
+        ("Character", ("runes",), sample_word("Runes", "#a16207", bold=False), "its runes"),
+        ("Character", ("tapped",), sample_box(dash="6 3"), "dashed: tapped"),
+        ("Character", ("defeated",), sample_box(opacity=0.45), "faded: defeated"),
+        ("Character", ("fighting",), sample_box(width=3), "thick border: in combat"),
+    ]
+    meanings = {"defeated": "defeated", "tapped": "tapped", "fighting": "attacker or defender",
+                "fury": "Fury this turn"}
+    entries += [("Character", (f"status-{label.lower()}",), sample_tag(label, colour),
+                 meanings[flag]) for flag, label, colour in TAGS]
+    by_colour: dict[str, list[str]] = {}
+    for kind, colour in CHANGE_COLOURS.items():
+        by_colour.setdefault(colour, []).append(kind)
+    for colour, kinds in by_colour.items():
+        entries.append(("This step", (*(f"change-{k}" for k in kinds), "changed", "marks"),
+                        sample_box(stroke=colour, width=3, fill="none"),
+                        ", ".join(CHANGE_WORDS.get(k, k.replace("_", " ")) for k in kinds)))
+    entries += [
+        ("Cards", ("card-face",), sample_box(stroke="#1d4ed8", fill="#ffffff"),
+         "card in hand (hover: its text)"),
+        ("Cards", ("card-back",), _sample_back(), "card this view may not see"),
+        ("Cards", ("ignored",), sample_word("1. Card", "#0f172a", bold=False,
+                                            text_decoration="line-through"),
+         "played card ignored (struck through)"),
+    ]
+    return entries
+
+
+def _sample_back() -> tuple[float, str]:
+    return 34, group([rect(0, -13, 34, 17, rx=3, fill="#1d4ed8", stroke="#0f172a"),
+                      text(17, 0, "Eredan", font_size=7.5, fill="#ffffff",
+                           text_anchor="middle")])

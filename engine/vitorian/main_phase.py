@@ -70,7 +70,7 @@ def move(state: State, ev: Move, out: Changes) -> None:
     want_p, want_s = move_cost(state, unit)
     kinds = [state.resource_kind(r) for r in ev.exhaust]
     require(kinds.count("P") == want_p and kinds.count("S") == want_s and
-            len(kinds) == want_p + want_s, "VW-7.8" if want_s else "VW-7.6",
+            len(kinds) == want_p + want_s, "VW-7.8" if want_s else "VW-7.6" if want_p else "VW-7.7",
             f"moving {unit.card.name} exhausts [P]{want_p} [S]{want_s}")
     origin = (unit.row, unit.col)
     zones.exhaust(state, ev.seat, ev.exhaust)

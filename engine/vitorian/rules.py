@@ -72,6 +72,12 @@ WINDOWS: dict[type, tuple[tuple[str, ...], str]] = {
     Barrage: (("barrage",), "VW-9.16"),
     PassPriority: (("channel", "orders", "gank", "barrage"), "VW-9.14"),
 }
+COMBAT_STEPS = ("orders", "gank", "barrage")
+"""The windows of a combat under way (VW-9.11 to 9.17)."""
+OUT_OF_TURN = {"orders": "VW-9.11", "gank": "VW-9.15", "barrage": "VW-9.17"}
+"""Who decides in a combat step, when the other seat tries: the step's own order of play."""
+OUT_OF_STEP = {DeclareAttack: "VW-9.2"}
+"""An event refused because a combat is under way: declarations wait for its end (VW-9.2)."""
 
 
 class VitorianRules(PendingSeatRules):
@@ -212,9 +218,13 @@ def _decision(state: State, event: Any, out: Changes) -> None:
         raise RuleViolation("VW-4.2", "a chance outcome (shuffle) must come first")
     kind = type(event)
     windows, rule = WINDOWS[kind]
+    if state.window in COMBAT_STEPS and kind in OUT_OF_STEP:
+        raise RuleViolation(OUT_OF_STEP[kind], f"{kind.__name__} is not allowed while a combat "
+                                               f"is under way ({state.window})")
     if event.seat != state.pending:
-        raise RuleViolation(rule, f"seat {event.seat} has no decision now; seat "
-                                  f"{state.pending} is to act ({state.window})")
+        raise RuleViolation(OUT_OF_TURN.get(state.window, rule),
+                            f"seat {event.seat} has no decision now; seat {state.pending} is "
+                            f"to act ({state.window})")
     if state.window not in windows:
         raise RuleViolation(rule, f"{kind.__name__} is not allowed during {state.window}")
     HANDLERS[kind](state, event, out)

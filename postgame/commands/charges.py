@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,7 @@ from typing import Any
 import duckdb
 import msgspec
 import pandas as pd
-from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
 
 from postgame.commands.common import (
     FOUND_PROBLEMS,
@@ -23,6 +23,7 @@ from postgame.commands.common import (
     print_json,
 )
 from postgame.commands.deck import iso_date
+from postgame.commands.screen import Screen, TableColumn, add_columns_argument, pick_columns
 
 EXAMPLES = """\
 examples:
@@ -32,6 +33,8 @@ examples:
   postgame charges --lake lake --game vitorian --movers 10
   postgame charges --lake lake --game vitorian --deck my-deck.txt --date 2026-03-01
   postgame charges --lake lake --game vitorian --deck my-deck.txt --tournament vw-2026-004 --json
+  postgame charges --lake lake --game vitorian --columns card,name,charge,delta
+  postgame charges --lake lake --game vitorian --history --columns name,e0,e3
 
 Tables are recomputed every `window` tournaments from the decks registered in the previous
 window (settings: data/charges/formats.toml; rules: charges.md). Without --epoch, --date or
@@ -39,6 +42,10 @@ window (settings: data/charges/formats.toml; rules: charges.md). Without --epoch
 With --deck, one verdict over every rule (as `postgame deck check --lake` gives it): the game's
 construction rules, the cap (CH-2.8) and the format's pool (CH-2.9). Exit status 1 when the deck
 is not legal.
+--columns picks the columns of the table, --json and --csv (names as in --csv's first line;
+--history's table has card, name and e0, e1... one column an epoch, its --json and --csv one row
+a card and epoch). A terminal too narrow for a table leaves columns out and says which under it
+(--history: the oldest epochs first); piped, tables have every column at full width.
 """
 
 
@@ -67,6 +74,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON")
     out.add_argument("--csv", action="store_true", help="print CSV")
+    add_columns_argument(p, "card,name,charge,delta",
+                         also="not with --deck, whose verdict has its own shape")
     p.set_defaults(func=run)
 
 
@@ -95,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
     if args.history and (args.epoch is not None or when is not None):
         raise UserError("--history shows every epoch: drop --epoch, --date and --tournament")
     if args.deck is not None:
+        if args.columns:
+            raise UserError("--columns chooses the columns of the charge tables (the table in "
+                            "force, --epoch, --history, --movers): drop it with --deck")
         return _show_deck(args, when)
     try:
         season = compute_charges(connect_lake(args.lake), args.game, args.format_name)
@@ -119,20 +131,29 @@ def _show_epoch_rows(season: Any, epoch: int, key: str, rows: pd.DataFrame,
                      columns: list[tuple[str, str]], none: str, args: argparse.Namespace) -> int:
     """Rows of one epoch (its table, its movers): JSON under `key` beside the table's info, CSV,
     or a rich table under the epoch's description (`none` when there are no rows)."""
+    chosen = pick_columns(args.columns, list(rows.columns), f"the {key} table")
+    if args.json or args.csv:
+        rows = rows[chosen]
     if args.json:
         print_json({"game": season.game, "format": season.format, "table": season.info(epoch),
                     key: records(rows)})
     elif args.csv:
         rows.to_csv(sys.stdout, index=False)
     else:
-        console = Console()
-        console.print(describe_epoch(season, epoch))
-        console.print(none if rows.empty else _rich_table(rows, columns))
+        screen = Screen()
+        screen.line(describe_epoch(season, epoch))
+        if rows.empty:
+            screen.line(none)
+        else:
+            _print_table(screen, rows, columns, args.columns, f"the {key} table")
     return OK
 
 
 def _show_history(season: Any, args: argparse.Namespace) -> int:
     history = season.history()
+    if args.json or args.csv:
+        history = history[pick_columns(args.columns, list(history.columns), "the history in "
+                                       "--json and --csv (one row a card and epoch)")]
     if args.json:
         print_json({"game": season.game, "format": season.format,
                     "epochs": [season.info(int(e)) for e in season.epochs["epoch"]],
@@ -146,7 +167,13 @@ def _show_history(season: Any, args: argparse.Namespace) -> int:
         wide.columns = [f"e{epoch}" for epoch in wide.columns]
         wide = wide.reset_index().sort_values([wide.columns[-1], "card"], ascending=[False, True])
         columns = [("card", "Card"), ("name", "Name")] + [(c, c) for c in wide.columns[2:]]
-        Console().print(_rich_table(wide, columns))
+        epochs = list(wide.columns[2:])  # too narrow a terminal loses the oldest first
+        _print_table(Screen(), wide, columns, args.columns, "the history table",
+                     drop_order=[*epochs[:-1], "name", *epochs[-1:]],
+                     more=[c for c in history.columns if c not in ("card", "name", "epoch",
+                                                                    "charge")],
+                     how=f"--columns card,name,{','.join(epochs[-2:])} picks epochs; --json "
+                         "and --csv have every column, one row a card and epoch")
     return OK
 
 
@@ -190,12 +217,13 @@ def _print_deck(seasons: list[Any], verdict: Any) -> None:
     result = verdict.charge
     if result is None or not seasons:
         return
-    console = Console()
-    console.print(describe_epoch(seasons[-1], result.table.epoch), markup=False)
+    screen = Screen()
+    screen.line(describe_epoch(seasons[-1], result.table.epoch))
     rows = pd.DataFrame([msgspec.to_builtins(c) for c in result.contributions],
                         columns=["card", "name", "copies", "charge", "contribution"])
     if not rows.empty:
-        console.print(_rich_table(rows, DECK_COLUMNS))
+        _print_table(screen, rows, DECK_COLUMNS, None, "the deck's contributions", how="--csv "
+                     "shows every column")
 
 
 CARD_COLUMNS = [("card", "Card"), ("name", "Name"), ("n_c", "Decks"), ("share", "Share"),
@@ -226,14 +254,32 @@ def describe_epoch(season: Any, epoch: int) -> str:
     return f"{head} ({where}); {how}"
 
 
-def _rich_table(frame: pd.DataFrame, columns: list[tuple[str, str]]) -> Table:
-    table = Table(show_edge=False, header_style="bold")
-    for key, title in columns:
-        numeric = pd.api.types.is_numeric_dtype(frame[key])
-        table.add_column(title, justify="right" if numeric else "left")
-    for row in frame[[key for key, _ in columns]].itertuples(index=False):
-        table.add_row(*(_cell(value) for value in row))
-    return table
+TABLE_STYLE = {"show_edge": False, "header_style": "bold"}
+
+
+def _print_table(screen: Screen, frame: pd.DataFrame, columns: list[tuple[str, str]],
+                 asked: Sequence[str] | None, what: str, *,
+                 drop_order: Sequence[str] | None = None, more: Sequence[str] | None = None,
+                 how: str | None = None) -> list[str]:
+    """The columns (key, header) of the frame, or exactly those --columns asked for (headed by
+    their names); the line under the table names what it leaves out (by default the frame's
+    other columns: `more`)."""
+    if asked:
+        names = pick_columns(asked, list(frame.columns), what)
+        return screen.table([_column(frame, key, key) for key in names], fixed=True,
+                            style=TABLE_STYLE)
+    keys = [key for key, _ in columns]
+    if more is None:
+        more = [c for c in frame.columns if c not in keys]
+    return screen.table([_column(frame, key, title) for key, title in columns],
+                        drop_order=drop_order, more=more, what=what, how=how, style=TABLE_STYLE)
+
+
+def _column(frame: pd.DataFrame, key: str, title: str) -> TableColumn:
+    numeric = pd.api.types.is_numeric_dtype(frame[key]) and not pd.api.types.is_bool_dtype(
+        frame[key])
+    return TableColumn(key, escape(title), [escape(_cell(value)) for value in frame[key]],
+                       "right" if numeric else "left")
 
 
 def _cell(value: Any) -> str:

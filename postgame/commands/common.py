@@ -137,3 +137,4 @@ def print_json(data: Any) -> None:
 
 def print_json_line(data: Any) -> None:
     sys.stdout.write(msgspec.json.encode(data).decode() + "\n")
+

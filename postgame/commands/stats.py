@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -18,42 +18,60 @@ from typing import Any
 import duckdb
 import pandas as pd
 from rich import box
-from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from pipeline import metrics
 from pipeline.export import SHOWN, Col, cell, plain, records
 from pipeline.metrics import Scope
-from postgame.commands.common import INT64_MAX, OK, UserError, add_command, print_json, shown
+from postgame.commands.common import (
+    INT64_MAX,
+    OK,
+    UserError,
+    add_command,
+    print_json,
+    shown,
+)
+from postgame.commands.screen import Screen, TableColumn, add_columns_argument, pick_columns
 
 TABLES = {"cards": "card_usage", "factions": "faction_win_rates",
           "archetypes": "deck_archetypes", "first-player": "first_player", "coverage": "coverage"}
-WIDE = 140
 NARROW = {"card_usage": ("card_name", "included", "inclusion_rate", "deck_win_rate",
                          "win_rate_when_played", "win_rate_when_drawn", "improvement_when_drawn"),
           "faction_win_rates": ("faction", "seat_games", "meta_share", "games", "win_rate",
-                                "mirror_matches", "first_win_rate", "second_win_rate")}
-"""What a terminal narrower than WIDE shows of a table; --csv and --json keep every column."""
+                                "mirror_matches", "first_win_rate", "second_win_rate"),
+          "matchups": ("faction", "opponent_faction", "n", "win_rate")}
+"""The columns a terminal too narrow for the whole table keeps longest: the others are left out
+first (from the right), then these (from the right); the line under the table names them all."""
+TABLE_STYLE = {"box": box.SIMPLE_HEAD}
 STATS_EXAMPLES = """\
 examples:
   postgame stats --lake lake --game vitorian
   postgame stats --lake lake --game vitorian --format standard --from 2026-03-01 --to 2026-03-31
   postgame stats --lake lake --game vitorian --min-sample 50 --sort improvement_when_drawn --limit 20
   postgame stats --lake lake --game vitorian --table factions
+  postgame stats --lake lake --game vitorian --columns card_name,included,win_rate_when_drawn
   postgame stats --lake lake --game vitorian --csv > cards.csv
+  postgame stats --lake lake --game vitorian --csv --columns card,card_name,drawn,drawn_wins
 
 A deck is a seat-game (one seat's deck in one match); "drawn" means ever in hand (opening hand
 or drawn); a draw counts as not a win. Rates show the Wilson 95% interval in brackets.
 --sort takes any column of --json/--csv, highest first for numbers; COLUMN:asc reverses it.
+The table shows the main columns of the model; --json and --csv have every one, and --columns
+picks any (a rate shows its interval under it; in --json and --csv the interval is the rate's
+own NAME_low and NAME_high columns). A terminal too narrow for the table leaves columns out and
+says which under it; cells wrap, never cut. Piped, the table has every column at full width
+(as wide as COLUMNS says, if set).
 """
 MATCHUP_EXAMPLES = """\
 examples:
   postgame matchups --lake lake --game vitorian
   postgame matchups --lake lake --game vitorian --format standard --min-sample 20 --json
+  postgame matchups --lake lake --game vitorian --columns faction,opponent_faction,n,win_rate
 
 The matrix reads row against column: the row faction's win rate against the column faction.
 Mirror matches (the diagonal) are counted per match and carry no win rate.
+--columns chooses the columns of the list of pairs (the table, --json's "matchups", --csv) and
+prints the list alone, without the matrix.
 """
 
 
@@ -70,6 +88,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--sort", metavar="COLUMN[:asc]", help="order rows by this column")
     p.add_argument("--limit", type=_positive, metavar="N", help="show the first N rows")
     add_output_arguments(p)
+    add_columns_argument(p, "card_name,included,win_rate_when_drawn")
     p.set_defaults(func=run_stats)
     m = add_command(
         sub, "matchups", help="faction against faction win rates of a lake",
@@ -78,6 +97,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         examples=MATCHUP_EXAMPLES)
     add_scope_arguments(m)
     add_output_arguments(m)
+    add_columns_argument(m, "faction,opponent_faction,n,win_rate",
+                         also="on a terminal, the list of pairs alone, without the matrix")
     m.set_defaults(func=run_matchups)
 
 
@@ -98,7 +119,8 @@ def add_scope_arguments(p: argparse.ArgumentParser) -> None:
 def add_output_arguments(p: argparse.ArgumentParser) -> None:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="JSON on stdout, for scripts")
-    out.add_argument("--csv", action="store_true", help="CSV on stdout, every column")
+    out.add_argument("--csv", action="store_true",
+                     help="CSV on stdout, every column (or those of --columns)")
 
 
 def _day(text: str) -> date:
@@ -222,13 +244,14 @@ def run_stats(args: argparse.Namespace) -> int:
     frame = sort_rows(frame, args.sort)
     if args.limit:
         frame = frame.head(args.limit)
+    columns = pick_columns(args.columns, list(frame.columns), model)
     if args.json:
-        print_json({**header(scope, coverage), "table": model, "rows": records(frame)})
+        print_json({**header(scope, coverage), "table": model,
+                    "rows": records(frame[columns])})
     elif args.csv:
-        frame.to_csv(sys.stdout, index=False)
+        frame[columns].to_csv(sys.stdout, index=False)
     else:
-        out = console()
-        out.print(rich_table(frame, model, title(model, scope, coverage), out.width))
+        print_model(Screen(), frame, model, title(model, scope, coverage), args.columns)
     return OK
 
 
@@ -245,32 +268,59 @@ def title(model: str, scope: Scope, coverage: pd.DataFrame) -> str:
             f"{about['first_day']} to {about['last_day']}, {about['matches']} matches")
 
 
-def rich_table(frame: pd.DataFrame, model: str, caption: str, width: int = WIDE) -> Table:
-    """The shown columns (fewer on a narrow terminal); a rate's interval goes under it, dim."""
-    table = Table(title=caption, title_justify="left", box=box.SIMPLE_HEAD)
-    shown = SHOWN[model]
-    if width < WIDE and model in NARROW:
-        shown = tuple(col for col in shown if col.name in NARROW[model])
-    for col in shown:
-        table.add_column(col.header, justify="left" if col.kind == "text" else "right")
-    for row in frame.to_dict("records"):
-        table.add_row(*(_terminal_cell(row, col) for col in shown))
-    return table
+def print_model(screen: Screen, frame: pd.DataFrame, model: str, caption: str,
+                asked: Sequence[str] | None = None) -> list[str]:
+    """A model's rows as a table: its main columns (pipeline.export.SHOWN), or exactly those
+    asked for; a rate's interval goes under it, dim. Returns the columns left out to fit."""
+    if asked:
+        cols = [_asked_col(frame, model, name) for name in asked]
+        return screen.table([_column(frame, c, c.name) for c in cols], title=caption,
+                            fixed=True, style=TABLE_STYLE)
+    cols = list(SHOWN.get(model) or [_asked_col(frame, model, name) for name in frame.columns])
+    shown_here = {c.name for c in cols} | {f"{c.name}{end}" for c in cols
+                                           if c.kind in ("rate", "diff")
+                                           for end in ("_low", "_high")}
+    more = [name for name in frame.columns if name not in shown_here]
+    keep = NARROW.get(model, ())
+    names = [c.name for c in cols]
+    drop = [n for n in reversed(names) if n not in keep] + [n for n in reversed(names[1:])
+                                                             if n in keep]
+    return screen.table([_column(frame, c, c.header) for c in cols], title=caption,
+                        drop_order=drop, more=more, what=model, style=TABLE_STYLE)
+
+
+def _asked_col(frame: pd.DataFrame, model: str, name: str) -> Col:
+    """How to print a column asked for by name: as the main table prints it, or by its type (a
+    column with _low and _high beside it is a rate, shown with its interval)."""
+    for col in SHOWN.get(model, ()):
+        if col.name == name:
+            return col
+    values, base = frame[name], name.removesuffix("_low").removesuffix("_high")
+    if base != name and base in frame.columns and _asked_col(frame, model, base).kind == "rate":
+        return Col(name, name, "pct")  # a rate's bound, as the rate prints
+    if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+        return Col(name, name, "text")
+    if {f"{name}_low", f"{name}_high"} <= set(frame.columns):
+        return Col(name, name, "diff" if "improvement" in name else "rate")
+    return Col(name, name, "float" if pd.api.types.is_float_dtype(values) else "int")
+
+
+def _column(frame: pd.DataFrame, col: Col, header: str) -> TableColumn:
+    return TableColumn(col.name, escape(header),
+                       [_terminal_cell(row, col) for row in frame.to_dict("records")],
+                       "left" if col.kind == "text" else "right")
 
 
 def _terminal_cell(row: dict[str, Any], col: Col) -> str:
     """Like the report's cell, the interval in whole points on a second, dim line."""
+    if col.kind == "float" and plain(row.get(col.name)) is not None:
+        return f"{row[col.name]:.4g}"  # a column of no known kind: its value, as it is
     if col.kind not in ("rate", "diff") or plain(row.get(col.name)) is None:
         return escape(cell(row, col))
     value, low, high = (100 * row[f"{col.name}{s}"] for s in ("", "_low", "_high"))
     if col.kind == "rate":
         return f"{value:.1f}%\n[dim]{low:.0f}-{high:.0f}[/dim]"
     return f"{value:+.1f}\n[dim]{low:+.0f}..{high:+.0f}[/dim]"
-
-
-def console() -> Console:
-    """The terminal's width on a terminal; wide when piped, where nothing needs to fit."""
-    return Console() if sys.stdout.isatty() else Console(width=WIDE)
 
 
 def run_matchups(args: argparse.Namespace) -> int:
@@ -281,30 +331,33 @@ def run_matchups(args: argparse.Namespace) -> int:
                             f"(its tables: {', '.join(metrics.suite(scope.game))})")
         long = metrics.matchups(con, scope.game, scope.format, scope.date_from, scope.date_to,
                                 scope.min_sample)
+    columns = pick_columns(args.columns, list(long.columns), "the list of matchups")
     if args.json:
         grid = metrics.matchup_matrix(long)
         matrix = {f: {o: plain(v) for o, v in grid.loc[f].items()} for f in grid.index}
-        print_json({**header(scope, coverage), "matrix": matrix, "matchups": records(long)})
+        print_json({**header(scope, coverage), "matrix": matrix,
+                    "matchups": records(long[columns])})
     elif args.csv:
-        long.to_csv(sys.stdout, index=False)
+        long[columns].to_csv(sys.stdout, index=False)
     else:
-        out = console()
-        out.print(matrix_table(long, title("matchups", scope, coverage)))
-        out.print(rich_table(long, "matchups", "every pair, from the row faction's side",
-                             out.width))
+        screen = Screen()
+        caption = title("matchups", scope, coverage)
+        if not args.columns:
+            print_matrix(screen, long, caption)
+            caption = "every pair, from the row faction's side"
+        print_model(screen, long, "matchups", caption, args.columns)
     return OK
 
 
-def matrix_table(long: pd.DataFrame, caption: str) -> Table:
+def print_matrix(screen: Screen, long: pd.DataFrame, caption: str) -> list[str]:
     """Row against column: win rate and games; the mirror diagonal shows its match count."""
     rates, counts = metrics.matchup_matrix(long), metrics.matchup_matrix(long, "n")
-    table = Table(title=caption, title_justify="left", box=box.SIMPLE_HEAD)
-    table.add_column("vs", justify="left")
-    for opponent in rates.columns:
-        table.add_column(str(opponent), justify="right")
-    for faction in rates.index:
-        table.add_row(str(faction), *(_grid_cell(faction, o, rates, counts) for o in rates.columns))
-    return table
+    columns = [TableColumn("vs", "vs", [escape(str(f)) for f in rates.index])]
+    columns += [TableColumn(str(o), escape(str(o)),
+                            [_grid_cell(f, o, rates, counts) for f in rates.index], "right")
+                for o in rates.columns]
+    return screen.table(columns, title=caption, how="the list below has every pair, and "
+                        "--json the whole matrix", style=TABLE_STYLE)
 
 
 def _grid_cell(faction: str, opponent: str, rates: pd.DataFrame, counts: pd.DataFrame) -> str:

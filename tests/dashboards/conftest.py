@@ -8,8 +8,10 @@ read the same season; as session fixtures they are built once per suite that use
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import msgspec
@@ -23,6 +25,7 @@ from events.jsonl import load_log
 from events.log import encode_log
 from pipeline.ingest import find_logs, ingest
 from pipeline.lake import Lake
+from tests.dashboards.browsing import CHROMIUM_ARGS, start_app, stop
 from tests.pipeline.conftest import (  # noqa: F401
     fixture_lake,
     fixture_logs,
@@ -138,3 +141,36 @@ def hostile_lake(tmp_path_factory: pytest.TempPathFactory) -> Lake:
         target.write_bytes(encode_log(hostile_header(log.header, players), log.batches(),
                                       target)[0])
     return lake_of(find_logs([out / "logs"]), out / "lake")
+
+
+# The app in chromium (tests/dashboards/browsing.py) ------------------------------------------
+
+@pytest.fixture(scope="module")
+def app_url(fixture_lake: Lake) -> Iterator[str]:  # noqa: F811
+    server, url = start_app(Path(fixture_lake.root))
+    yield url
+    stop(server)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("the playwright package is missing: pip install -e '.[dev]'")
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.fail("chromium is not on PATH: install Debian's package (apt-get install -y "
+                    "chromium); the browser tests need it and never skip")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    tab = browser.new_page(viewport={"width": 1500, "height": 1100})
+    yield tab
+    tab.close()

@@ -42,7 +42,7 @@ def test_every_step_parses_as_svg_for_every_perspective(replay: Replay) -> None:
 
 def test_a_hidden_hand_is_drawn_as_card_backs_only(replay: Replay) -> None:
     svg, opponent = assert_hand_hidden(replay, len(replay) // 2, render_svg)
-    assert f"Hand ({opponent['hand_count']}) · hidden" in svg
+    assert f">Hand ({opponent['hand_count']})</text>" in svg and ">hidden</text>" in svg
 
 
 def test_the_opponents_hand_names_never_appear_in_a_seats_svg(replay: Replay) -> None:

@@ -2,108 +2,22 @@
 Debian's chromium, as a person would use it (clicks, the event list, autoplay, downloads).
 
 No skips: without chromium or the playwright package these tests fail, saying what to install
-(CI installs chromium with apt; Playwright's own browser download cannot work here).
+(CI installs chromium with apt; Playwright's own browser download cannot work here). The
+helpers are in browsing.py, the fixtures (app_url, browser, page) in conftest.py.
 """
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from pipeline.lake import Lake
-from postgame.commands.app import choose_port
+from tests.dashboards.browsing import click, idle, open_page, start_app, step_line, step_of, stop
 from tests.dashboards.conftest import HOST, HOSTILE_PLAYERS
 
 PAGES = {"": "Replay", "cards": "Card stats", "matchups": "Matchups", "charges": "Charges",
          "export": "Export", "lake": "Data"}
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
-IDLE_JS = ("() => document.querySelector('[data-testid=\"stApp\"]')"
-           "?.getAttribute('data-test-script-state') === 'notRunning'")
-
-
-def start_app(lake: Path) -> tuple[subprocess.Popen[str], str]:
-    """`postgame app --lake LAKE --port N`; returns the server and the address it printed."""
-    port = choose_port(None, "127.0.0.1")
-    server = subprocess.Popen([sys.executable, "-m", "postgame.cli", "app", "--lake", str(lake),
-                               "--port", str(port)], stdout=subprocess.PIPE, text=True)
-    line = server.stdout.readline() if server.stdout else ""
-    found = re.search(r"http://\S+", line)
-    if not found:
-        server.terminate()
-        pytest.fail(f"postgame app printed no address: {line!r}")
-    return server, found.group(0)
-
-
-def stop(server: subprocess.Popen[str]) -> None:
-    server.terminate()
-    server.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def app_url(fixture_lake: Lake) -> Iterator[str]:
-    server, url = start_app(Path(fixture_lake.root))
-    yield url
-    stop(server)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("the playwright package is missing: pip install -e '.[dev]'")
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.fail("chromium is not on PATH: install Debian's package (apt-get install -y "
-                    "chromium); the browser tests need it and never skip")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium, headless=True,
-                                              args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    tab = browser.new_page(viewport={"width": 1500, "height": 1100})
-    yield tab
-    tab.close()
-
-
-def idle(page: Any) -> None:
-    """Wait for the script run a click started to finish."""
-    time.sleep(0.3)
-    page.wait_for_function(IDLE_JS, timeout=60_000)
-
-
-def open_page(page: Any, url: str) -> float:
-    started = time.perf_counter()
-    page.goto(url)
-    page.wait_for_selector('[data-testid="stApp"]')
-    idle(page)
-    return time.perf_counter() - started
-
-
-def step_line(page: Any) -> str:
-    return str(page.locator("p", has_text=re.compile(r"^Step \d+/\d+")).first.inner_text())
-
-
-def step_of(page: Any) -> int:
-    return int(re.match(r"Step (\d+)/", step_line(page)).group(1))  # type: ignore[union-attr]
-
-
-def click(page: Any, name: str) -> None:
-    """The button labelled `name` (a stepping button's label ends with its key: "Next →")."""
-    page.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( |$)")).first.click()
-    idle(page)
-
 
 def test_every_page_renders_in_the_browser(page: Any, app_url: str) -> None:
     for path, title in PAGES.items():
@@ -115,8 +29,15 @@ def test_every_page_renders_in_the_browser(page: Any, app_url: str) -> None:
 
 
 def test_charts_are_drawn(page: Any, app_url: str) -> None:
+    """The balance charts, every row shown (the fixture season's pairs are under the default
+    minimum sample, and the matchups page then says so instead of drawing)."""
     for path in ("cards", "matchups", "charges"):
         open_page(page, f"{app_url}/{path}")
+        if path == "matchups":
+            sample = page.get_by_role("spinbutton", name="Minimum sample (decks or games)")
+            sample.fill("0")
+            sample.press("Enter")
+            idle(page)
         page.locator(".vega-embed svg, .vega-embed canvas").first.wait_for(timeout=30_000)
 
 

@@ -11,6 +11,7 @@ import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboards import widgets
 from dashboards.widgets import plain
 from pipeline.lake import Lake
 from tests.dashboards.conftest import metric_values, shown, texts
@@ -184,12 +185,34 @@ def test_card_stats_shows_every_card_with_its_sample(open_app: OpenApp, fixture_
     cards = one(lake_con, "SELECT count(DISTINCT card) FROM deck_cards")
     assert metric_values(at)["Decks in scope"] == f"{decks:,}"
     assert metric_values(at)["Cards"] == f"{cards:,}"
+    sample = at.number_input(key="scope_min_sample").value
+    assert sample == widgets.DEFAULT_MIN_SAMPLE
+    held = one(lake_con, "SELECT count(*) FROM (SELECT card FROM deck_cards GROUP BY card "
+                         "HAVING count(*) >= ?)", sample)
     table = at.dataframe[0].value
-    assert len(table) == cards
+    assert len(table) == held < cards
+    assert f"{cards - held} of {cards} cards are held by fewer than {sample} decks" in texts(at)
+    at.toggle(key="cards_faded").set_value(True).run()
+    assert len(at.dataframe[0].value) == cards
+    at.toggle(key="cards_intervals").set_value(True).run()
+    table = at.dataframe[0].value
     for column in ("included", "win_rate_when_played", "win_rate_when_played_low",
-                   "win_rate_when_played_high", "improvement_when_drawn", "drawn"):
+                   "win_rate_when_played_high", "improvement_when_drawn", "drawn_games",
+                   "win_rate_when_drawn_vs", "page"):
         assert column in table.columns
+    assert all(link.startswith("./card?game=vitorian&card=") for link in table["page"])
     assert at.get("vega_lite_chart")
+
+
+def test_card_stats_rank_by_an_interval_bound(open_app: OpenApp, fixture_lake: Lake) -> None:
+    at = open_app(fixture_lake.root, "cards")
+    at.number_input(key="scope_min_sample").set_value(0).run()
+    at.selectbox(key="cards_rank").set_value("win_rate_when_drawn").run()
+    at.radio(key="cards_bound").set_value("low bound").run()
+    at.toggle(key="cards_intervals").set_value(True).run()
+    lows = at.dataframe[0].value["win_rate_when_drawn_low"].dropna().tolist()
+    assert lows and lows == sorted(lows, reverse=True)
+    assert not at.exception
 
 
 def test_card_stats_by_faction_counts_that_factions_decks(open_app: OpenApp, fixture_lake: Lake,
@@ -202,7 +225,7 @@ def test_card_stats_by_faction_counts_that_factions_decks(open_app: OpenApp, fix
     assert metric_values(at)["Decks in scope"] == f"{decks:,}"
     assert f"{faction} decks only" in texts(at)
     at.number_input(key="scope_min_sample").set_value(decks + 1).run()
-    assert "No card passes these filters" in texts(at)
+    assert "No card passes the minimum sample" in texts(at)
     assert not at.exception
 
 
@@ -210,6 +233,7 @@ def test_matchups_heatmap_and_pairs(open_app: OpenApp, fixture_lake: Lake,
                                     lake_con: duckdb.DuckDBPyConnection) -> None:
     at = open_app(fixture_lake.root, "matchups")
     assert not at.exception
+    at.number_input(key="scope_min_sample").set_value(0).run()
     pairs = one(lake_con, "SELECT count(*) FROM (SELECT DISTINCT a.faction, b.faction FROM "
                           "decks a JOIN decks b ON a.match_id = b.match_id AND a.seat <> b.seat)")
     assert len(at.dataframe[0].value) == pairs
@@ -217,6 +241,23 @@ def test_matchups_heatmap_and_pairs(open_app: OpenApp, fixture_lake: Lake,
     first_wins = one(lake_con, "SELECT avg(CASE WHEN result = 'win' THEN 1.0 ELSE 0 END) "
                                "FROM seats WHERE is_first")
     assert metric_values(at)["First player's win rate"] == f"{first_wins:.1%}"
+
+
+def test_archetypes_are_the_clusters_with_their_matchups(open_app: OpenApp, fixture_lake: Lake,
+                                                        lake_con: duckdb.DuckDBPyConnection
+                                                        ) -> None:
+    from pipeline import metrics
+
+    at = open_app(fixture_lake.root, "archetypes")
+    at.number_input(key="scope_min_sample").set_value(0).run()
+    assert not at.exception
+    want = metrics.run_model(lake_con, "archetype_win_rates", game="vitorian")
+    table = at.dataframe[0].value
+    assert list(table["archetype_name"]) == list(want["archetype_name"])
+    assert list(table["win_rate"]) == pytest.approx(list(want["win_rate"]), nan_ok=True)
+    assert len(at.get("vega_lite_chart")) == 2  # share chart and the matchup grid
+    at.number_input(key="scope_min_sample").set_value(10_000).run()
+    assert f"{len(want)} archetypes with fewer than 10000 decks" in texts(at)
 
 
 def test_charges_table_history_movers_and_deck_check(open_app: OpenApp, fixture_lake: Lake,
@@ -286,7 +327,8 @@ def test_pages_never_write_to_the_lake(open_app: OpenApp, fixture_lake: Lake) ->
                 for p in sorted(Path(fixture_lake.root).rglob("*"))}
 
     before = snapshot()
-    for page in (None, "cards", "matchups", "charges", "export", "lake"):
+    for page in (None, "cards", "card", "matchups", "archetypes", "charges", "glossary",
+                 "export", "lake"):
         assert not open_app(fixture_lake.root, page).exception
     assert snapshot() == before
 
@@ -299,7 +341,8 @@ def test_each_games_pages_are_those_of_its_capabilities(tally: str) -> None:
     titles = {game: [spec.title for specs in pages_for(game).values() for spec in specs]
               for game in ("vitorian", "eredan", tally)}
     assert titles["vitorian"] == titles["eredan"] == [
-        "Replay", "Card stats", "Matchups", "Charges", "Export", "Data"]
+        "Replay", "Card stats", "Card", "Matchups", "Archetypes", "Charges", "Glossary", "Export",
+        "Data"]
     assert titles[tally] == ["Replay", "Export", "Data"]
 
 

@@ -72,8 +72,12 @@ def model(lake: Lake, name: str) -> pd.DataFrame:
 
 
 def open_page(open_app: OpenApp, lake: Lake, page: str) -> AppTest:
+    """The page with every row shown (minimum sample 0), as `model` runs the models."""
     at = open_app(lake.root, page)
     assert not at.exception, at.exception
+    if at.number_input(key="scope_min_sample").value != 0:
+        at.number_input(key="scope_min_sample").set_value(0).run()
+        assert not at.exception, at.exception
     return at
 
 

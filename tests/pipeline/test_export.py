@@ -3,6 +3,7 @@ numbers as the metrics, says what it covers (filters, days, matches, rules, when
 HTML page opens with no network at all."""
 from __future__ import annotations
 
+import html
 import json
 import re
 import sys
@@ -96,12 +97,33 @@ def test_the_html_page_needs_no_network_and_says_what_it_covers(written):
     text = re.sub(r"data:image/png;base64,[A-Za-z0-9+/=]+", "", page)
     assert not re.search(r"https?:|//[a-z]|<script|<link|<iframe|@import|url\(", text, re.IGNORECASE)
     about = written[0].about
-    for text in ("vitorian usage report", "standard", "2026-01-01", "2026-02-28",
+    for text in ("Vitorian Wars usage report", "standard", "2026-01-01", "2026-02-28",
                  f"<dd>{about['matches']}</dd>", "vitorian@1", "2026-03-01T09:30:00+00:00",
                  "A draw counts as not a win"):
         assert text in page, text
     for table in TABLES:
         assert f'<section id="{table}">' in page
+
+
+def test_the_html_page_names_columns_as_designers_do_and_defines_them(written):
+    """Display names in the headers, each header's definition on hover, and a glossary of
+    every described column the report holds."""
+    from pipeline import glossary
+
+    page = (written[2] / "report.html").read_text()
+    usage = page[page.index('<section id="card_usage">'):]
+    usage = usage[:usage.index("</section>")]
+    heads = re.findall(r'<th class="[tn]" title="([^"]*)">([^<]*)</th>', usage)
+    names = [name for _, name in heads]
+    assert {"GIH WR", "OH WR", "GD WR", "GNS WR", "IWD", "Inclusion"} <= set(names)
+    assert "win_rate_when_drawn" not in names
+    gih = {name: tip for tip, name in heads}["GIH WR"]
+    assert "in hand" in gih and "17lands" in gih
+    section = page[page.index('<section id="glossary">'):]
+    for topic in glossary.conventions().values():
+        assert html.escape(topic) in section
+    assert "<code>win_rate_when_drawn</code>" in section
+    assert "Baseline WR" in section
 
 
 def test_only_the_forms_asked_for_are_written(season_con, tmp_path):

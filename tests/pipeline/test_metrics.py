@@ -232,13 +232,39 @@ def test_card_usage_counts_the_story_by_hand(story):
     assert (lance.decks, lance.included) == (10, 6)  # 5 Vitorian matches, 2 seats each
     assert lance.inclusion_rate == pytest.approx(0.6)
     assert lance.avg_copies == pytest.approx((2 * 5 + 1) / 6)
-    assert (lance.deck_wins, lance.deck_draws) == (3, 1)  # m1 s0, m2 s1, m3 s0; m4 blue
-    assert (lance.played, lance.played_wins) == (2, 1)  # m1 (won), m5 (lost)
-    assert (lance.drawn, lance.drawn_wins, lance.not_drawn, lance.not_drawn_wins) == (3, 1, 3, 2)
-    assert lance.improvement_when_drawn == pytest.approx(1 / 3 - 2 / 3)
+    # m3 is lance's mirror (both red decks hold it): its usage counts, its result does not
+    assert (lance.mirror_matches, lance.games) == (1, 4)
+    assert (lance.deck_wins, lance.deck_draws) == (2, 1)  # m1 s0, m2 s1 won; m4 blue drew
+    assert lance.deck_win_rate == pytest.approx(2 / 4)
+    assert lance.deck_win_rate_decided == pytest.approx(2 / 3)
+    assert (lance.played, lance.played_games, lance.played_wins) == (2, 2, 1)  # m1 won, m5 lost
+    assert (lance.drawn, lance.drawn_games, lance.drawn_wins) == (3, 2, 1)  # m3's in the mirror
+    assert (lance.opening_games, lance.opening_wins) == (1, 1)  # m1
+    assert (lance.drawn_later_games, lance.drawn_later_wins) == (1, 0)  # m5
+    assert (lance.not_drawn_games, lance.not_drawn_wins, lance.not_drawn_draws) == (2, 1, 1)
+    assert lance.improvement_when_drawn == pytest.approx(1 / 2 - 1 / 2)
     assert lance.avg_turn_first_played == pytest.approx((2 + 4) / 2)
     assert lance.win_rate_when_played_low < 0.5 < lance.win_rate_when_played_high
-    assert usage.loc["pike"].drawn == 1 and usage.loc["pike"].played == 0
+    assert lance.baseline_win_rate == pytest.approx(4 / 10)  # 4 wins, 1 draw in 5 matches
+    pike = usage.loc["pike"]  # in every deck: every match is its mirror
+    assert (pike.drawn, pike.played, pike.games, pike.mirror_matches) == (1, 0, 0, 5)
+    assert pd.isna(pike.deck_win_rate) and pd.isna(pike.deck_win_rate_q)
+
+
+def test_cards_that_never_reach_a_hand_get_no_hand_rates(story):
+    """A defense card (VW-3.9: not of the Maneuver Deck) is never drawn: its inclusion and
+    deck win rate stand, its hand and play figures are blank, not 0%."""
+    _, facts = story
+    extra = facts["deck_cards"].iloc[:1].assign(section="defense", card="wall",
+                                                card_name="Wall", copies=1)
+    con2 = duckdb.connect()
+    for name, frame in facts.items():
+        con2.register(name, pd.concat([frame, extra]) if name == "deck_cards" else frame)
+    wall = metrics.card_usage(con2, "vitorian").set_index("card").loc["wall"]
+    assert not wall.reaches_hand and wall.included == 1 and wall.deck_win_rate == 1.0
+    assert pd.isna(wall.played_rate) and pd.isna(wall.win_rate_when_not_drawn)
+    assert pd.isna(wall.played) and pd.isna(wall.improvement_when_drawn)
+    assert metrics.card_usage(con2, "vitorian").set_index("card").loc["lance"].reaches_hand
 
 
 def test_mirrors_count_once_per_match_and_carry_no_win_rate(story):
@@ -351,6 +377,7 @@ def test_rates_sit_beside_their_counts(season):
     assert cols.index("improvement_when_drawn") > cols.index("win_rate_when_not_drawn_high")
     usage = metrics.card_usage(con, "vitorian")
     assert all(pd.api.types.is_integer_dtype(usage[c]) for c in ("included", "deck_wins", "drawn"))
+    assert cols.index("win_rate_when_played_q") == cols.index("win_rate_when_played_high") + 1
 
 
 # ---------------------------------------------------------------- the fixture lake
@@ -446,7 +473,7 @@ def test_a_games_own_models_are_found_and_names_stay_unique(tmp_path, monkeypatc
 def test_each_game_names_its_suite_as_data():
     assert metrics.suite("vitorian") == metrics.suite("eredan") == (
         "coverage", "card_usage", "matchups", "first_player", "faction_win_rates",
-        "deck_archetypes")
+        "deck_archetypes", "archetype_win_rates", "archetype_matchups")
     assert metrics.suite("not-a-game") == metrics.CORE_SUITE
 
 
@@ -609,7 +636,12 @@ def test_each_model_gives_the_same_numbers_on_spark(spark, season, model):
         spark.createDataFrame(frame).createOrReplaceTempView(name)
     sql = sqlglot.transpile(metrics.compile_model(model), read="duckdb", write="spark")[0]
     for scope in SCOPES:
-        values = metrics.bind(metrics.load_model(model), {"game": "vitorian", **scope})
-        want = metrics.run_model(con, model, game="vitorian", **scope)
-        got = spark.sql(sql, args=values).toPandas()[list(want.columns)]
+        params = {"game": "vitorian", **scope}
+        values = metrics.bind(metrics.load_model(model), params)
+        want = metrics.run_model(con, model, **params)
+        for name, ref_ in metrics.load_model(model).inputs:  # computed in Python, as on DuckDB
+            table = metrics._python_step(ref_)(con, params).to_pandas()
+            spark.createDataFrame(table).createOrReplaceTempView(name)
+        rows = spark.sql(sql, args=values).toPandas()
+        got = metrics.finish_model(metrics.load_model(model), rows, params)[list(want.columns)]
         assert_same(got, want, model)
