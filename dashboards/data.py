@@ -260,6 +260,54 @@ def _events(path: str, content_hash: str, stamp: tuple[int, int],
     return replaying.event_table(_replay(path, content_hash, stamp), perspective)
 
 
+# Replay: winning chances ------------------------------------------------------------------------
+
+CHANCE_PLAYOUTS = (16, 24, 48, 96)
+"""The playouts a step the page offers: 24 by default, about 10 s for a typical match here."""
+
+
+@st.cache_resource(show_spinner=False, max_entries=1)
+def _chance_lines() -> dict[tuple[Any, ...], Any]:
+    """Chance lines computed this server's life, by log, perspective, playouts and seed: a
+    line takes seconds of playouts, so it is made once, on demand, and then read."""
+    return {}
+
+
+def chance_key(lake: LakeRef, match_id: str, perspective: int | str, playouts: int,
+               seed: int) -> tuple[Any, ...]:
+    return (*_replay_source(lake, match_id), str(perspective), playouts, seed)
+
+
+def chance_line(lake: LakeRef, match_id: str, perspective: int | str, playouts: int,
+                seed: int, progress: Any = None) -> Any:
+    """engine.chances.ChanceLine of a match the lake lists, as `perspective` may estimate it:
+    the one made before, else made now (`progress(done, total)` told after every step).
+    ChancesUnavailable says why a game or perspective has none."""
+    from engine.chances import ChancesUnavailable, winning_chances
+    from engine.games import UnknownGame, get_game
+
+    key = chance_key(lake, match_id, perspective, playouts, seed)
+    lines = _chance_lines()
+    if key in lines:
+        return lines[key]
+    replay = replay_cursor(lake, match_id).replay
+    try:
+        kit = get_game(replay.header.game)
+    except UnknownGame as err:
+        raise ChancesUnavailable(str(err)) from err
+    line = winning_chances(replay.ruleset, replay.header, replay.events, perspective,
+                           determinize=kit.determinize, playouts=playouts, seed=seed,
+                           progress=progress)
+    lines[key] = line
+    return line
+
+
+def known_chance_line(lake: LakeRef, match_id: str, perspective: int | str, playouts: int,
+                      seed: int) -> Any:
+    """The line made before, or None (nothing is computed)."""
+    return _chance_lines().get(chance_key(lake, match_id, perspective, playouts, seed))
+
+
 # Balance: filters and metrics -----------------------------------------------------------------
 
 @st.cache_data(show_spinner=False)

@@ -119,6 +119,10 @@ class GameKit:
     """The game's own name of each faction its decks are counted by (the lake's decks.faction:
     a Vitorian Sovereign's colour, an Eredan deck's guilds), as people read them ("runic_legion"
     -> "Runic Legion"), for the app's labels. None: the ids are shown as the logs wrote them."""
+    determinize: Callable[[Any, random.Random], Any] | None = None
+    """(a seat's observation from the ruleset's `observe`, rng) -> a whole state consistent
+    with it, hidden cards drawn, never the real ones: what winning chances play out from
+    (engine.chances). None: the game's chances cannot be estimated yet."""
     card_factions: Callable[[], Mapping[str, tuple[str, ...]]] | None = None
     """Each card id -> the factions (as decks.faction spells them, or its "+"-joined parts) whose
     decks it is made for; () for a card any deck may hold. What a card's inclusion within its own

@@ -43,7 +43,15 @@ def play_match(ruleset: Ruleset, header: Header, bots: Mapping[int, Bot], rng: r
     choices made at the same time) they choose in the order the game lists them, each from its
     own observation, in which the others' choices are still hidden.
     """
-    state = ruleset.setup(header)
+    return play_on(ruleset, header, ruleset.setup(header), bots, rng, max_events, storyteller)
+
+
+def play_on(ruleset: Ruleset, header: Header, state: Any, bots: Mapping[int, Bot],
+            rng: random.Random, max_events: int = MAX_EVENTS, storyteller: Bot | None = None
+            ) -> tuple[list[Any], Outcome]:
+    """Play `state` (changed in place) to the end, as play_match plays from setup: the events
+    from here on and the outcome. What a playout from a position of a match is
+    (engine.chances)."""
     events: list[Any] = []
     while actors := ruleset.awaiting(state):
         if len(events) >= max_events:

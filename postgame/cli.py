@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from engine import registry
 from postgame.commands import (
     app,
+    chances,
     charges,
     deck,
     export,
@@ -30,8 +31,8 @@ from postgame.commands import (
 )
 from postgame.commands.common import OK, USER_ERROR, UserError
 
-COMMANDS = (simulate, verify, replay, logs, keys, deck, rulesets, charges, ingest, lake, stats,
-            export, app)
+COMMANDS = (simulate, verify, replay, chances, logs, keys, deck, rulesets, charges, ingest, lake,
+            stats, export, app)
 EXAMPLES = """\
 examples:
   postgame simulate vitorian --players 16 --rounds 4 --seed 7 --out out/sim

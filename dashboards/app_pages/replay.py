@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import Any
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -268,6 +270,89 @@ def _stage_body(lake: data.LakeRef, match_id: str, perspective: int | str) -> No
         step_words(frame)
     with side:
         event_list(lake, match_id, perspective, frame.step)
+    chances_panel(lake, match_id, perspective, cursor, frame.step)
+
+
+def chances_panel(lake: data.LakeRef, match_id: str, perspective: int | str,
+                  cursor: ReplayCursor, step: int) -> None:
+    """Each seat's chance of winning after every step, as this perspective may estimate it
+    (engine.chances: seeded playouts from states sampled from its view), made on demand with
+    a progress bar, then kept; its turning points jump to their step."""
+    from engine.chances import ChancesUnavailable
+
+    st.subheader("Winning chances")
+    left, right, go = st.columns([2, 1, 2], vertical_alignment="bottom")
+    playouts = left.select_slider("Playouts a step", data.CHANCE_PLAYOUTS, value=24,
+                                  key="chances_playouts",
+                                  help="More playouts narrow the interval (as 1/√n) and take "
+                                       "longer.")
+    seed = int(right.number_input("Seed", min_value=0, value=0, step=1, key="chances_seed",
+                                  help="The same seed gives the same line."))
+    line = data.known_chance_line(lake, match_id, perspective, playouts, seed)
+    if line is None:
+        if not go.button("Estimate the winning chances", icon=":material/monitoring:",
+                         key="chances_go", width="stretch"):
+            st.caption(f"{playouts} bot playouts after each of the {cursor.total + 1} steps, "
+                       "each from a position sampled from what this perspective may see "
+                       "(never the hidden cards themselves).")
+            return
+        bar = st.progress(0.0, text="playing out every step...")
+        try:
+            line = data.chance_line(lake, match_id, perspective, playouts, seed,
+                                    progress=lambda done, total: bar.progress(
+                                        done / total, text=f"step {done} of {total}"))
+        except ChancesUnavailable as why:
+            bar.empty()
+            st.info(f"No winning chances here: {widgets.plain(why)}")
+            return
+        bar.empty()
+    players = cursor.players()
+    st.altair_chart(chance_chart(line, players, step), width="stretch")
+    st.caption(f"Seen as {widgets.plain(_perspective_label(cursor, perspective))}: "
+               f"{line.playouts} playouts a step, seed {line.seed}; shaded: 95% intervals. At "
+               "the last step the chances are the result.")
+    turning_points(line, players)
+
+
+def _perspective_label(cursor: ReplayCursor, perspective: int | str) -> str:
+    return next((label for p, label in cursor.perspectives() if p == perspective),
+                str(perspective))
+
+
+def chance_chart(line: Any, players: dict[int, str], step: int) -> alt.LayerChart:
+    rows = [{"step": s.step, "turn": s.turn, "player": players.get(seat, f"seat {seat}"),
+             "chance": s.chance[seat], "low": s.low[seat], "high": s.high[seat]}
+            for s in line.steps for seat in range(len(s.chance))]
+    frame = pd.DataFrame(rows)
+    base = alt.Chart(frame).encode(
+        x=alt.X("step:Q", title="step"),
+        color=alt.Color("player:N", title=None, scale=alt.Scale(scheme="category10")))
+    band = base.mark_area(opacity=0.15).encode(
+        y=alt.Y("low:Q", title="chance of winning", axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, 1])), y2="high:Q")
+    lines = base.mark_line().encode(y="chance:Q", tooltip=[
+        "step:Q", "turn:Q", "player:N", alt.Tooltip("chance:Q", format=".0%"),
+        alt.Tooltip("low:Q", format=".0%", title="low (95%)"),
+        alt.Tooltip("high:Q", format=".0%", title="high (95%)")])
+    now = alt.Chart(pd.DataFrame({"step": [step]})).mark_rule(
+        color="#64748b", strokeDash=[4, 4]).encode(x="step:Q")
+    return (band + lines + now).properties(height=240)
+
+
+def turning_points(line: Any, players: dict[int, str]) -> None:
+    """The steps where the first seat's chance swung most, each a button to that step."""
+    points = line.turning_points(seat=0)
+    if not points:
+        return
+    first = players.get(0, "seat 0")
+    st.markdown(f"**Turning points** (the biggest swings of {widgets.plain(first)}'s chance; "
+                "click to go there)")
+    turns = {s.step: s.turn for s in line.steps}
+    cols = st.columns(len(points))
+    for col, (at, swing) in zip(cols, points):
+        col.button(f"Step {at} · turn {turns[at]} · {swing:+.0%}", key=f"chances_point_{at}",
+                   on_click=_go, args=(at,), width="stretch",
+                   help=f"{first}'s chance moved {swing:+.0%} at step {at}")
 
 
 def step_controls(cursor: ReplayCursor, step: int) -> None:

@@ -36,6 +36,7 @@ def kit() -> GameKit:
     from engine.eredan.cards import load_catalog
     from engine.eredan.charges import card_base
     from engine.eredan.deckcheck import check_deck
+    from engine.eredan.determinize import determinize
     from engine.eredan.render import render_text
 
     meta = info("eredan")
@@ -44,6 +45,7 @@ def kit() -> GameKit:
         build_deck=build_deck, check_deck=check_deck, bots={"greedy": GreedyBot},
         default_bot="greedy", render_text=render_text, card_base=card_base,
         card_catalog=load_catalog, faction_names=faction_names, card_factions=card_factions,
+        determinize=determinize,
     )
 
 

@@ -36,6 +36,7 @@ def kit() -> GameKit:
     from engine.vitorian.bot import GreedyBot
     from engine.vitorian.cards import load_catalog
     from engine.vitorian.deckcheck import check_deck
+    from engine.vitorian.determinize import determinize
     from engine.vitorian.render import render_text
 
     meta = info("vitorian")
@@ -44,6 +45,7 @@ def kit() -> GameKit:
         archetypes=tuple(ARCHETYPES), build_deck=build_deck, check_deck=check_deck,
         bots={"greedy": GreedyBot}, default_bot="greedy", render_text=render_text,
         card_catalog=load_catalog, faction_names=faction_names, card_factions=card_factions,
+        determinize=determinize,
     )
 
 

@@ -127,3 +127,19 @@ def test_an_illegal_deck_says_every_reason(page: Any, app_url: str) -> None:
     for rule in ("VW-3.17", "VW-3.3", "VW-3.5"):  # unknown card, 52 cards, a fifth copy
         assert any(reason.startswith(rule) for reason in said), (rule, said)
     shot(page, "journey_deck_1_every_reason")
+
+
+def test_the_winning_chances_line_and_a_turning_point(
+        page: Any, app_url: str, lake_facts: dict[str, Any]) -> None:
+    open_page(page, f"{app_url}/?game=vitorian&match={lake_facts['match']}&as=0")
+    page.get_by_role("button", name=re.compile("Estimate the winning chances")).click()
+    page.get_by_text("Turning points").first.wait_for(timeout=120_000)
+    idle(page)
+    shot(page, "journey_chances_1_line")
+    point = page.get_by_role("button", name=re.compile(r"^Step \d+ · turn \d+ · [+-]\d+%"))
+    label = point.first.inner_text()
+    expected = int(re.match(r"Step (\d+)", label).group(1))  # type: ignore[union-attr]
+    point.first.click()
+    idle(page)
+    assert step_of(page) == expected
+    shot(page, "journey_chances_2_at_a_turning_point")

@@ -175,6 +175,37 @@ def test_an_address_naming_what_is_not_there_says_so(
     assert "No match no-such-match in this lake" in shown(" ".join(w.value for w in at.warning))
 
 
+def test_winning_chances_are_made_on_demand_and_their_turning_points_jump(
+        fixture_lake: Lake, lake_con: duckdb.DuckDBPyConnection,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line is the engine's for that perspective, drawn under the board; a turning point
+    goes to its step."""
+    from engine.chances import winning_chances
+    from engine.games import get_game
+    from events.jsonl import load_log
+
+    match_id, path = row(lake_con, "SELECT match_id, log_path FROM matches "
+                                   "ORDER BY match_id LIMIT 1")
+    at = _linked(fixture_lake, monkeypatch, match=match_id, **{"as": "1"})
+    assert "Estimate the winning chances" in [b.label for b in at.button]
+    at.select_slider(key="chances_playouts").set_value(16).run()
+    at.button(key="chances_go").click().run()
+    assert not at.exception
+    log = load_log(path)
+    from engine.ruleset import get_ruleset
+
+    want = winning_chances(get_ruleset(log.header.ruleset), log.header, log.events, 1,
+                           determinize=get_game("vitorian").determinize, playouts=16, seed=0)
+    chart = next(c for c in at.get("vega_lite_chart") if "chance of winning" in c.proto.spec)
+    assert "chance of winning" in chart.proto.spec
+    points = [b for b in at.button if (b.key or "").startswith("chances_point_")]
+    assert [int(b.key.rsplit("_", 1)[1]) for b in points] == [
+        step for step, _ in want.turning_points(seat=0)]
+    points[0].click().run()
+    assert step_line(at).startswith(f"**Step {want.turning_points(seat=0)[0][0]}/")
+    assert "Seen as Seat 1" in texts(at)
+
+
 # Card stats, matchups, charges --------------------------------------------------------------
 
 def test_card_stats_shows_every_card_with_its_sample(open_app: OpenApp, fixture_lake: Lake,
