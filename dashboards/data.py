@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass
 from datetime import date
@@ -295,9 +296,12 @@ def chance_line(lake: LakeRef, match_id: str, perspective: int | str, playouts: 
         kit = get_game(replay.header.game)
     except UnknownGame as err:
         raise ChancesUnavailable(str(err)) from err
+    storyteller = kit.playout_storyteller
     line = winning_chances(replay.ruleset, replay.header, replay.events, perspective,
                            determinize=kit.determinize, playouts=playouts, seed=seed,
-                           progress=progress)
+                           progress=progress,
+                           storyteller=None if storyteller is None
+                           else functools.partial(storyteller, replay.header))
     lines[key] = line
     return line
 
@@ -358,12 +362,24 @@ def _scoped_cursor(lake: LakeRef, game: str,
 def card_stats(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
                date_to: date | None, faction: str | None, min_sample: int) -> pd.DataFrame:
     """Every card metric of pipeline/sql/cards/card_usage.sql with sample sizes and
-    intervals."""
+    intervals, for the cards in at least `min_sample` decks: the model's rows over every card
+    (run once per scope), kept from the minimum on, the FDR q-values made across those."""
+    from pipeline.card_rates import with_q
+
+    every = _card_usage(lake, game, fmt, date_from, date_to, faction)
+    if not min_sample:
+        return every
+    return with_q(every[every["included"] >= min_sample].reset_index(drop=True))
+
+
+@st.cache_data(show_spinner=False)
+def _card_usage(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
+                date_to: date | None, faction: str | None) -> pd.DataFrame:
     from pipeline import metrics
 
     cursor = _scoped_cursor(lake, game, faction)
     try:
-        return metrics.card_usage(cursor, game, fmt, date_from, date_to, min_sample)
+        return metrics.card_usage(cursor, game, fmt, date_from, date_to, 0)
     finally:
         cursor.close()
 
@@ -531,25 +547,33 @@ def card_companions(lake: LakeRef, game: str, card: str, fmt: str | None,
 @st.cache_data(show_spinner=False)
 def card_archetypes(lake: LakeRef, game: str, card: str, fmt: str | None,
                     date_from: date | None, date_to: date | None) -> pd.DataFrame:
-    """The factions and deck names of the decks holding the card, most common first, with
-    their wins outside the card's mirrors."""
-    return query(lake, f"""
-        WITH holders AS (
-            SELECT d.match_id, d.seat,
-                   CASE WHEN count(*) OVER (PARTITION BY d.match_id) > 1 THEN 0 ELSE 1 END
-                       AS counted
-            FROM deck_cards AS d
-            JOIN matches AS m ON m.match_id = d.match_id
-            WHERE d.game = $game AND d.card = $card AND {_IN_SCOPE})
-        SELECT k.faction, k.deck_name, count(*) AS decks, CAST(sum(h.counted) AS BIGINT) AS games,
-               CAST(sum(h.counted * CASE WHEN s.result = 'win' THEN 1 ELSE 0 END) AS BIGINT)
-                   AS wins
-        FROM holders AS h
-        JOIN main.decks AS k ON k.match_id = h.match_id AND k.seat = h.seat
-        JOIN seats AS s ON s.match_id = h.match_id AND s.seat = h.seat
-        GROUP BY k.faction, k.deck_name
-        ORDER BY decks DESC, k.faction, k.deck_name""",
-                 _card_params(game, card, fmt, date_from, date_to))
+    """The archetypes (clustered from what decks hold: pipeline.archetypes) of the decks
+    holding the card, most common first, with their wins outside the card's mirrors."""
+    from pipeline.archetypes import archetype_of
+
+    params = _card_params(game, card, fmt, date_from, date_to)
+    cursor = _cursor(lake)
+    try:
+        cursor.register("archetype_of", archetype_of(cursor, params))
+        return cursor.execute(f"""
+            WITH holders AS (
+                SELECT d.match_id, d.seat, d.deck_id,
+                       CASE WHEN count(*) OVER (PARTITION BY d.match_id) > 1 THEN 0 ELSE 1 END
+                           AS counted
+                FROM deck_cards AS d
+                JOIN matches AS m ON m.match_id = d.match_id
+                WHERE d.game = $game AND d.card = $card AND {_IN_SCOPE})
+            SELECT coalesce(a.archetype_name, 'no archetype') AS archetype, count(*) AS decks,
+                   CAST(sum(h.counted) AS BIGINT) AS games,
+                   CAST(sum(h.counted * CASE WHEN s.result = 'win' THEN 1 ELSE 0 END)
+                        AS BIGINT) AS wins
+            FROM holders AS h
+            JOIN seats AS s ON s.match_id = h.match_id AND s.seat = h.seat
+            LEFT JOIN archetype_of AS a ON a.deck_id = h.deck_id
+            GROUP BY 1
+            ORDER BY decks DESC, archetype""", params).df()
+    finally:
+        cursor.close()
 
 
 # Charges --------------------------------------------------------------------------------------

@@ -103,10 +103,13 @@ def winning_chances(ruleset: Ruleset, header: Header, events: Sequence[Any],
                     bots: Callable[[], dict[int, Bot]] | None = None, playouts: int = 24,
                     seed: int = 0, steps: Sequence[int] | None = None,
                     progress: Callable[[int, int], None] | None = None,
-                    max_events: int = 5_000) -> ChanceLine:
+                    max_events: int = 5_000,
+                    storyteller: Callable[[], Bot] | None = None) -> ChanceLine:
     """The chance line of a logged match for one perspective: `playouts` playouts at each of
     `steps` (default: every step), reproducible from `seed`. `bots` makes the playout bots
-    (default: random bots for every seat); `progress(done, total)` is told after each step."""
+    (default: random bots for every seat); `storyteller` makes the Storyteller's policy of a
+    game that has one, one per playout (default: none, for games without a Storyteller: a
+    playout that awaits one cannot finish); `progress(done, total)` is told after each step."""
     replay = Replay(ruleset, header, events)
     seats = len(header.seats)
     chosen = list(range(len(events) + 1)) if steps is None else sorted(set(steps))
@@ -116,7 +119,8 @@ def winning_chances(ruleset: Ruleset, header: Header, events: Sequence[Any],
         state = replay.seek(step)
         turn = ruleset.turn(state)
         line.append(_estimate(ruleset, header, state, step, turn, perspective, determinize,
-                              make, playouts, seed, max_events, seats))
+                              make, playouts, seed, max_events, seats,
+                              storyteller=storyteller))
         if progress is not None:
             progress(done, len(chosen))
     return ChanceLine(perspective, seed, playouts, tuple(line))
@@ -125,7 +129,7 @@ def winning_chances(ruleset: Ruleset, header: Header, events: Sequence[Any],
 def _estimate(ruleset: Ruleset, header: Header, state: Any, step: int, turn: int,
               perspective: Perspective, determinize: Sampler | None,
               bots: Callable[[], dict[int, Bot]], playouts: int, seed: int, max_events: int,
-              seats: int) -> StepChances:
+              seats: int, *, storyteller: Callable[[], Bot] | None = None) -> StepChances:
     over = ruleset.outcome(state) if not ruleset.awaiting(state) else None
     if over is not None:
         won = tuple(1.0 if result == WIN else 0.0 for result in over.results)
@@ -135,7 +139,8 @@ def _estimate(ruleset: Ruleset, header: Header, state: Any, step: int, turn: int
         rng = random.Random(derive_seed(seed, i, str(perspective)))  # the same at every step
         world = sample_world(ruleset, state, perspective, determinize, rng)
         try:
-            _, outcome = play_on(ruleset, header, world, bots(), rng, max_events=max_events)
+            _, outcome = play_on(ruleset, header, world, bots(), rng, max_events=max_events,
+                                 storyteller=None if storyteller is None else storyteller())
         except SimulationError as err:
             raise ChancesUnavailable(f"step {step}: a playout could not finish: {err}") from err
         for seat, result in enumerate(outcome.results):

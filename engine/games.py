@@ -21,9 +21,9 @@ from functools import cache
 from typing import Any
 
 from engine import registry
-from engine.bots import BotFactory
+from engine.bots import Bot, BotFactory
 from engine.registry import UnknownGame
-from events.base import DeckList
+from events.base import DeckList, Header
 
 __all__ = ["FORMATS", "ROLES", "SWEEP", "SWISS", "GameKit", "Place", "UnknownGame", "game_ref",
            "get_game", "known_games", "load_kit", "register_game", "same_card", "seats_alike"]
@@ -127,6 +127,11 @@ class GameKit:
     """Each card id -> the factions (as decks.faction spells them, or its "+"-joined parts) whose
     decks it is made for; () for a card any deck may hold. What a card's inclusion within its own
     faction counts over (pipeline.card_rates). None: no card has a faction."""
+    playout_storyteller: Callable[[Header], Bot] | None = None
+    """A logged match's header -> the Storyteller policy its winning chances' playouts are ruled
+    by (engine.chances winning_chances(storyteller=...)), brought from the header since a state
+    sampled from a seat's view holds none (games that have a Storyteller; None: the game has
+    none)."""
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:

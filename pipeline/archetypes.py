@@ -12,8 +12,8 @@ them.
 - Clusters: average linkage (scipy.cluster.hierarchy), cut at MAX_DISTANCE: two lists of one
   archetype share most of their cards, lists of two archetypes of one faction mostly the
   faction's staples.
-- Signature: the cards the cluster holds most above its faction's average copies (lift),
-  ties by id; the name is the faction and the two first ("Scarlet Red – Steel Sultanate ·
+- Signature: the cards the cluster holds most above its faction's average copies (in steps of
+  half a copy, so that a season's noise does not reorder them), ties by id; the name is the faction and the two first ("Scarlet Red – Steel Sultanate ·
   Steel Grenadiers + Furnace Assault Squad"). The signature depends on the lists alone, so
   the same archetype gets the same name in any tournament or epoch it is played in; its id
   is a hash of the faction and the signature (two clusters of one signature are one
@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 from scipy.cluster.hierarchy import fcluster, linkage
-from scipy.spatial.distance import pdist
+from scipy.spatial.distance import squareform
 
 MAX_DISTANCE = 0.4
 """Lists further apart than this (on average, between clusters) are not one archetype. On a
@@ -43,6 +43,9 @@ presets, 0.45 merges a faction's two)."""
 MIN_LISTS = 3
 """A cluster of fewer lists is no archetype yet: its lists join their faction's "other lists"
 (HSReplay's "Other"), so a one-off brew does not get a name and a win rate of its own."""
+MIN_SHARE = 0.02
+"""Nor is a cluster of under 2% of its faction's lists: it joins the nearest archetype, or the
+faction's other lists (a season of thousands of lists splinters into many small clusters)."""
 SIGNATURE_CARDS = 2
 ARCHETYPE_OF = pa.schema([("deck_id", pa.string()), ("archetype", pa.string()),
                           ("archetype_name", pa.string()), ("faction", pa.string()),
@@ -62,31 +65,46 @@ def archetype_of(con: Any, params: Mapping[str, Any]) -> pa.Table:
 
 def cluster(lists: pd.DataFrame, game: str) -> pd.DataFrame:
     """deck_id, archetype (id), archetype_name, faction and signature (card names) of every
-    list of archetype_lists' rows."""
-    from pipeline.factions import faction_name, faction_names
-
-    names = faction_names(game)
+    list of archetype_lists' rows; the same lists give the same answer from a cache."""
     sections = archetype_sections(game)
     if sections:
         lists = lists[lists["section"].isin(sections)]
+    key = (game, int(pd.util.hash_pandas_object(lists, index=False).sum()), len(lists))
+    if key not in _CLUSTERED:
+        if len(_CLUSTERED) >= CACHED:
+            _CLUSTERED.pop(next(iter(_CLUSTERED)))
+        _CLUSTERED[key] = _cluster(lists, game)
+    return _CLUSTERED[key].copy()
+
+
+_CLUSTERED: dict[tuple[str, int, int], pd.DataFrame] = {}
+CACHED = 8
+"""Clusterings kept: a page, a report and the models of one scope ask for the same lists."""
+
+
+def _cluster(lists: pd.DataFrame, game: str) -> pd.DataFrame:
+    from pipeline.factions import faction_name, faction_names
+
+    names = faction_names(game)
     out = []
     for faction, rows in lists.groupby(lists["faction"].fillna(""), sort=True):
         counts = rows.pivot_table(index="deck_id", columns="card", values="copies",
                                   aggfunc="sum", fill_value=0).sort_index()
         played = rows.groupby("deck_id")["decks"].first().reindex(counts.index)
-        labels = _clusters(counts.to_numpy(dtype=np.int64))
+        matrix = counts.to_numpy(dtype=np.float64)
+        labels = _labels(matrix, played.to_numpy(dtype=np.float64))
         card_names = rows.groupby("card")["card_name"].first()
         shown = faction_name(names, faction) if faction else "no faction"
-        sizes = pd.Series(labels).value_counts()
-        labels = np.where(sizes.reindex(labels).to_numpy() >= MIN_LISTS, labels, 0)
+        lift = _lift(matrix, labels, played.to_numpy(dtype=np.float64))
         for label in np.unique(labels):
-            members = counts.index[labels == label]
-            signature = _signature(counts, members, played) if label else []
+            signature = ([] if label == 0 else
+                         _signature(list(counts.columns), lift[label], matrix[labels == label]))
             words = (" + ".join(str(card_names.get(c, c)) for c in signature) if signature
                      else "other lists")
             key = hashlib.sha1(f"{faction}|{'|'.join(signature)}".encode()).hexdigest()[:10]
             out += [{"deck_id": deck, "archetype": key, "archetype_name": f"{shown} · {words}",
-                     "faction": faction or None, "signature": words} for deck in members]
+                     "faction": faction or None, "signature": words}
+                    for deck in counts.index[labels == label]]
     return pd.DataFrame(out, columns=ARCHETYPE_OF.names)
 
 
@@ -98,13 +116,58 @@ def archetype_sections(game: str) -> tuple[str, ...]:
     return registry.info(game).archetype_sections if registry.is_registered(game) else ()
 
 
+CORE_LISTS = 2_000
+"""At most this many lists of a faction (the most played) are clustered with each other; every
+other list joins the nearest cluster's centroid if it lies within MAX_DISTANCE of it, else its
+faction's other lists. Average linkage needs every pair (n² distances), so a season of a
+million matches stays a matter of seconds."""
+
+
+def _labels(counts: np.ndarray, played: np.ndarray) -> np.ndarray:
+    """A label per list (row): 1..k its archetype, 0 its faction's other lists. The core's
+    clusters of at least MIN_LISTS lists and MIN_SHARE of the core are the archetypes; every
+    other list (of a smaller cluster, or outside the core) joins the archetype whose centroid
+    is nearest, if within MAX_DISTANCE."""
+    order = np.lexsort((np.arange(len(counts)), -played))
+    core = order[:CORE_LISTS]
+    labels = np.zeros(len(counts), dtype=int)
+    labels[core] = _clusters(counts[core])
+    sizes = np.bincount(labels)
+    kept = [k for k in range(1, len(sizes))
+            if sizes[k] >= max(MIN_LISTS, MIN_SHARE * len(core))]
+    labels[~np.isin(labels, kept)] = 0
+    loose = np.flatnonzero(labels == 0)
+    if len(loose) and kept:
+        centroids = np.stack([counts[labels == k].mean(axis=0) for k in kept])
+        distance = _distances(counts[loose], centroids)
+        nearest = distance.argmin(axis=1)
+        close = distance[np.arange(len(loose)), nearest] <= MAX_DISTANCE
+        labels[loose] = np.where(close, np.asarray(kept)[nearest], 0)
+    return labels
+
+
 def _clusters(counts: np.ndarray) -> np.ndarray:
     """Cluster labels (1..k) of the lists, one row each, by weighted Jaccard distance."""
     if len(counts) == 1:
         return np.ones(1, dtype=int)
-    tokens = _copy_tokens(counts)
-    distances = pdist(tokens, metric="jaccard")
-    return fcluster(linkage(distances, method="average"), t=MAX_DISTANCE, criterion="distance")
+    tokens = _copy_tokens(counts).astype(np.float32)
+    overlap = tokens @ tokens.T  # sum of min(copies) of every pair, as a BLAS product
+    sizes = tokens.sum(axis=1)
+    union = sizes[:, None] + sizes[None, :] - overlap
+    distance = 1.0 - np.divide(overlap, union, out=np.ones_like(overlap), where=union > 0)
+    np.fill_diagonal(distance, 0.0)
+    condensed = squareform(np.clip(distance, 0.0, 1.0).astype(np.float64), checks=False)
+    return fcluster(linkage(condensed, method="average"), t=MAX_DISTANCE, criterion="distance")
+
+
+def _distances(lists: np.ndarray, centroids: np.ndarray) -> np.ndarray:
+    """Weighted Jaccard distance of each list to each centroid (mean copies of a cluster):
+    1 - sum(min) / sum(max), computed one centroid at a time."""
+    out = np.empty((len(lists), len(centroids)))
+    for j, centre in enumerate(centroids):
+        low, high = np.minimum(lists, centre).sum(axis=1), np.maximum(lists, centre).sum(axis=1)
+        out[:, j] = 1.0 - np.divide(low, high, out=np.ones_like(low), where=high > 0)
+    return out
 
 
 def _copy_tokens(counts: np.ndarray) -> np.ndarray:
@@ -114,14 +177,18 @@ def _copy_tokens(counts: np.ndarray) -> np.ndarray:
     return np.concatenate([counts >= k for k in range(1, most + 1)], axis=1)
 
 
-def _signature(counts: pd.DataFrame, members: pd.Index, played: pd.Series) -> list[str]:
-    """The cards the cluster's lists hold most above the faction's average (copies weighted by
-    how often each list was played), ties by card id."""
-    weights = played.astype("float64")
-    mine = np.average(counts.loc[members], axis=0, weights=weights.loc[members])
-    everyone = np.average(counts, axis=0, weights=weights)
-    lift = pd.DataFrame({"card": counts.columns, "lift": mine - everyone, "held": mine})
-    lift = lift[lift["held"] > 0].sort_values(["lift", "held", "card"],
-                                              ascending=[False, False, True])
-    return list(lift["card"].head(SIGNATURE_CARDS))
+def _lift(counts: np.ndarray, labels: np.ndarray, played: np.ndarray) -> dict[int, np.ndarray]:
+    """Per archetype, its average copies of each card above the faction's (both weighted by how
+    often each list was played)."""
+    everyone = np.average(counts, axis=0, weights=played)
+    return {int(k): np.average(counts[labels == k], axis=0, weights=played[labels == k])
+            - everyone for k in np.unique(labels) if k}
 
+
+def _signature(cards: list[str], lift: np.ndarray, members: np.ndarray) -> list[str]:
+    """The cards that set the cluster apart (`lift`, in half copies), ties by card id."""
+    held = members.mean(axis=0)
+    apart = np.round(lift * 2) / 2  # in half copies: a season's noise does not reorder them
+    ranked = sorted((i for i in range(len(cards)) if held[i] > 0),
+                    key=lambda i: (-apart[i], cards[i]))
+    return sorted(cards[i] for i in ranked[:SIGNATURE_CARDS])  # a set: its order tells nothing

@@ -81,9 +81,17 @@ def finish(frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
         counts = list(HAND_COLUMNS)
         frame[counts] = frame[counts].astype("Int64")
         frame.loc[~reaches, counts] = pd.NA
+    for rate in SIGNALS:
+        frame.insert(frame.columns.get_loc(f"{rate}_high") + 1, f"{rate}_q", np.nan)
+    return with_q(frame)
+
+
+def with_q(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows with each SIGNALS rate's q-value made across these rows: what a subset of
+    card_usage's rows (those over a minimum sample) is corrected across."""
+    frame = frame.copy()
     for rate, (wins, games) in SIGNALS.items():
-        q = fdr_q(frame[wins], frame[games], frame["baseline_win_rate"])
-        frame.insert(frame.columns.get_loc(f"{rate}_high") + 1, f"{rate}_q", q)
+        frame[f"{rate}_q"] = fdr_q(frame[wins], frame[games], frame["baseline_win_rate"])
     return frame
 
 

@@ -1,5 +1,9 @@
 """Every rule ID a game's spec defines is cited by a test, or listed with a reason as untested.
 
+The IDs are read from each game's rule_ids.txt, the spec's index kept in the repository (the
+specs live beside it, in ../shared/rules, which a checkout elsewhere does not have); where the
+spec is, the index is checked against it.
+
 A spec defines a rule where a Markdown list item opens with its ID, bold or not
 ("- **VW-6.12** ...", "- ER-1.1 ..."); every other mention of an ID (a cross-reference, a
 rationale, the open-questions table) only points at it. A test cites a rule by its ID
@@ -31,6 +35,13 @@ class Game:
     spec: str
     prefix: str
     untested: Path
+
+    @property
+    def index(self) -> Path:
+        """The spec's rule IDs, one a line, kept beside the untested list: the tests read the
+        IDs from here, so they run on any checkout; test_the_index_is_the_specs keeps it equal
+        to the spec wherever the spec is (`python -m tests.test_rule_ids_cited` rewrites it)."""
+        return self.untested.with_name("rule_ids.txt")
 
 
 GAMES = [
@@ -83,14 +94,29 @@ def _ids(rules: set[str] | list[str]) -> str:
     return ", ".join(sorted(rules, key=rule_key))
 
 
+def indexed_ids(game: Game) -> list[str]:
+    return game.index.read_text(encoding="utf-8").split()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_index_is_the_specs(game: Game) -> None:
+    """The index holds each ID once, in the spec's order; where the spec is (../shared/rules
+    beside the project), exactly the IDs it defines."""
+    indexed = indexed_ids(game)
+    assert indexed and all(re.fullmatch(rf"{game.prefix}-\d+\.\d+", rule) for rule in indexed)
+    assert len(set(indexed)) == len(indexed), f"{game.index}: an ID listed twice"
+    spec = SPECS / game.spec
+    if spec.exists():
+        defined = defined_ids(spec.read_text(encoding="utf-8"), game.prefix)
+        twice = {rule for rule in defined if defined.count(rule) > 1}
+        assert not twice, f"{game.spec} defines these IDs more than once: {_ids(twice)}"
+        assert indexed == defined, (f"{game.index} is not {spec}'s IDs: rewrite it with "
+                                    "`python -m tests.test_rule_ids_cited`")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_spec_rule_is_cited_by_a_test_or_listed_untested(game: Game) -> None:
-    spec = SPECS / game.spec
-    assert spec.exists(), f"the rules spec {spec} is missing"
-    defined = defined_ids(spec.read_text(encoding="utf-8"), game.prefix)
-    assert defined, f"{game.spec} defines no {game.prefix}- rule IDs"
-    twice = {rule for rule in defined if defined.count(rule) > 1}
-    assert not twice, f"{game.spec} defines these IDs more than once: {_ids(twice)}"
+    defined = indexed_ids(game)
 
     cited: set[str] = set()
     for path in scanned_files():
@@ -120,3 +146,16 @@ def test_definitions_and_citations_are_read_exactly() -> None:
     source = ('def test_xx_3_17_a():\n    """XX-1.10, XX-2.4 to XX-2.6."""\n'
               "def helper_4_5(): pass  # not a citation: no prefix\n")
     assert cited_ids(source, "XX") == {"XX-3.17", "XX-1.10", "XX-2.4", "XX-2.6"}
+
+
+def write_indexes() -> None:
+    """Rewrite each game's rule_ids.txt from its spec."""
+    for param in GAMES:
+        game = param.values[0]
+        ids = defined_ids((SPECS / game.spec).read_text(encoding="utf-8"), game.prefix)
+        game.index.write_text("\n".join(ids) + "\n", encoding="utf-8")
+        print(f"{game.index}: {len(ids)} IDs")
+
+
+if __name__ == "__main__":
+    write_indexes()

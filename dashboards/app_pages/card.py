@@ -237,8 +237,9 @@ def together(lake: data.LakeRef, scope: widgets.Scope, card: str) -> None:
         kinds = kinds.assign(win_rate=[w / g if g else None
                                        for w, g in zip(kinds["wins"], kinds["games"])])
         st.dataframe(kinds, hide_index=True, width="stretch", column_config={
-            "deck_name": "archetype", "games": st.column_config.NumberColumn(
-                "games (no mirrors)"),
+            "archetype": st.column_config.TextColumn(
+                "archetype", help=glossary.tooltip("archetype_name")),
+            "games": st.column_config.NumberColumn("games (no mirrors)"),
             "win_rate": st.column_config.NumberColumn("win rate", format="percent")})
 
 

@@ -1,6 +1,8 @@
 """Vampire V20 combat's one registration (data/v20/game.toml) and its simulation kit: parties as
 builds (data/v20/builds.toml), scenes from scenario files (data/v20/scenarios/*.toml or a path),
-played in scenario sweeps, with the tactical bot and the simulated Storyteller.
+played in scenario sweeps, with the tactical bot and the simulated Storyteller; winning chances
+play out from scenes sampled from a side's view (engine.v20.determinize), ruled by the
+scenario's Storyteller (playout_storyteller).
 
 A scenario file may seat its own two parties ([sides.A], [sides.B]): a sweep then plays that
 pairing alone; without them it is the frame every pairing of builds is fought in.
@@ -9,13 +11,16 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from engine.bots import Observation, SeatView, require_observation
 from engine.games import SWEEP, GameKit, Place
 from engine.registry import DATA_DIR, Registration, info, load_info
+from events.base import Header
 from events.v20 import Party, Scenario
 
 HERE = DATA_DIR / "v20"
@@ -147,8 +152,38 @@ def scenario_builds(scenario: Any) -> tuple[str, ...] | None:
     return SEATED.get(getattr(scenario, "name", ""))
 
 
+class ScenarioStoryteller:
+    """The simulated Storyteller of a logged match, for the playouts of its winning chances
+    (engine.chances): StorytellerPolicyBot ruling with the policy of the header's scenario,
+    which is the one the match was simulated with (V20Rules.setup puts it in the state). A scene
+    sampled from a side's view holds no policy (the organiser alone sees it,
+    engine.v20.determinize), so this one brings it along."""
+
+    name = "storyteller"
+
+    def __init__(self, policy: dict[str, Any] | None) -> None:
+        self.policy = policy
+
+    def choose(self, seen: Observation, legal: Sequence[Any], rng: random.Random) -> Any:
+        from engine.v20.storyteller import StorytellerPolicyBot
+
+        view = require_observation(seen, SeatView).view()
+        ruled = SeatView(seat=seen.seat, shown={**view, "policy": self.policy})
+        return StorytellerPolicyBot().choose(ruled, legal, rng)
+
+
+def playout_storyteller(header: Header) -> ScenarioStoryteller:
+    """The Storyteller policy the playouts of a logged match are ruled by: its scenario's
+    (header.scenario.storyteller), as `postgame simulate v20` ruled it; none for a header with
+    no scenario block (the rules' defaults: positions confirmed, no trigger)."""
+    scenario = header.scenario if isinstance(header.scenario, Scenario) else None
+    return ScenarioStoryteller(None if scenario is None else
+                               msgspec.to_builtins(scenario.storyteller))
+
+
 def kit() -> GameKit:
     from engine.v20.bot import TacticalBot
+    from engine.v20.determinize import determinize
     from engine.v20.render import render_text
     from engine.v20.storyteller import StorytellerPolicyBot
 
@@ -158,4 +193,5 @@ def kit() -> GameKit:
         archetypes=tuple(builds()), bots={"tactical": TacticalBot}, default_bot="tactical",
         render_text=render_text, storyteller=StorytellerPolicyBot, format=SWEEP,
         table_sizes=(2,), layout=layout, build_setup=build_setup, load_scenario=load_scenario,
-        default_scenario="bonfire", scenario_builds=scenario_builds)
+        default_scenario="bonfire", scenario_builds=scenario_builds, determinize=determinize,
+        playout_storyteller=playout_storyteller)

@@ -15,6 +15,7 @@ from typing import Any
 from engine.ruleset import Actor, Change, Outcome, Perspective, RuleViolation
 from engine.v20 import changes as ch
 from engine.v20 import combat, declare, pools, spends, virtues
+from engine.v20.determinize import V20Sight, observe
 from engine.v20.dice import Score, check_dice, score
 from engine.v20.flow import BOTH, advance
 from engine.v20.legal import legal_events
@@ -83,6 +84,10 @@ class V20Rules:
 
     def view(self, state: State, perspective: Perspective) -> dict[str, Any]:
         return view_of(state, perspective)
+
+    def observe(self, state: State, seat: int) -> V20Sight:
+        """What side `seat` (NO_SEAT -1: the spectator) may see: engine.v20.determinize."""
+        return observe(state, seat)
 
     def outcome(self, state: State) -> Outcome | None:
         if not state.over or state.results is None:

@@ -3,6 +3,7 @@ perspective may estimate them (engine.chances), and the match's turning points."
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
         line = _checked(lambda: winning_chances(
             ruleset, log.header, log.events, perspective, determinize=kit.determinize,
             bots=lambda: {seat: make_bot(args.bot, dict(kit.bots)) for seat in range(seats)},
-            playouts=args.playouts, seed=args.seed, steps=steps,
-            progress=progress), log.path)
+            playouts=args.playouts, seed=args.seed, steps=steps, progress=progress,
+            storyteller=_storyteller(kit, log.header)), log.path)
     except ChancesUnavailable as err:
         raise UserError(f"{log.path}: {err}") from err
     finally:
@@ -90,6 +91,13 @@ def run(args: argparse.Namespace) -> int:
         labels = dict(narration_for(log.header.game).perspectives(log.header))
         print(line_text(line, players, labels.get(perspective, str(perspective))))
     return OK
+
+
+def _storyteller(kit: Any, header: Any) -> Any:
+    """The game's simulated Storyteller for the playouts of a logged match (None: no
+    Storyteller)."""
+    build = kit.playout_storyteller
+    return None if build is None else functools.partial(build, header)
 
 
 def _progress(total: int) -> Any:

@@ -42,7 +42,8 @@ def pick(page: Any, label: str, option: str) -> None:
     box = page.get_by_label(label)
     box.click()
     page.keyboard.type(option)
-    page.get_by_role("option", name=re.compile(re.escape(option))).first.click()
+    page.get_by_role("option", name=re.compile(re.escape(option))).first.wait_for()
+    page.keyboard.press("Enter")  # the first match typed, as a keyboard user picks it
     idle(page)
 
 
