@@ -6,8 +6,9 @@ a whole state sampled from what the perspective may see (the game's `determinize
 sampler its bots look ahead with: a seat's own unseen cards shuffled into their places, the
 opponent's hidden ones guessed from the catalog), never from the real hidden cards; so the line
 shown to a seat depends on nothing that seat cannot see. The organiser sees everything: its
-playouts start from the real state. The bots then play it out, each from its own view, and
-chance is drawn from the sampled state.
+playouts start from the real state. The bots then play it out, each from its own view (a game
+with a Storyteller gets its rulings from the match's simulated Storyteller), and chance is drawn
+from the sampled state.
 
 A finished match needs no playout: its chances are its results (1 for a win, 0 otherwise). The
 estimate comes with its sample size and Wilson 95% interval, and the steps where the chances
@@ -35,7 +36,8 @@ Z95 = 1.959963984540054
 
 
 class ChancesUnavailable(ValueError):
-    """Winning chances cannot be estimated for this game or perspective (the rule named)."""
+    """Winning chances cannot be estimated for this game or perspective, or a playout could not
+    finish (the message says which and why)."""
 
 
 @dataclass(frozen=True)

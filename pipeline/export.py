@@ -425,12 +425,25 @@ def _align(col: Col) -> str:
 # ---------------------------------------------------------------- charts (inline PNG)
 
 def _html_charts(report: Report) -> str:
-    t = report.tables
+    t = {name: _named_factions(frame, report.scope.game) for name, frame in report.tables.items()}
     charts = [(caption, draw(t[table])) for caption, table, draw in CHARTS if table in t]
     figures = [f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{png}">'
                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
                for caption, png in charts if png]
     return f'<section class="charts">{"".join(figures)}</section>' if figures else ""
+
+
+def _named_factions(frame: pd.DataFrame, game: str) -> pd.DataFrame:
+    """The frame with its faction columns in the game's names, for chart labels (the tables
+    keep the ids the data holds)."""
+    from pipeline.factions import faction_name, faction_names
+
+    names = faction_names(game)
+    columns = [c for c in ("faction", "opponent_faction") if c in frame.columns]
+    if not names or not columns:
+        return frame
+    return frame.assign(**{c: [faction_name(names, v) if isinstance(v, str) else v
+                               for v in frame[c]] for c in columns})
 
 
 def _figure(width: float = 7.0, height: float = 4.5) -> tuple[Any, Any]:

@@ -112,12 +112,47 @@ def figures(row: pd.Series) -> None:
 
 
 def trend(lake: data.LakeRef, scope: widgets.Scope, card: str) -> None:
-    """Deck win rate, GIH win rate and inclusion per tournament, each with its interval."""
+    """Deck win rate, GIH win rate and inclusion per tournament, or per charge epoch (its
+    tournaments' counts added up), each with its interval."""
     per = data.card_trend(lake, scope.game, card, scope.format, scope.date_from, scope.date_to)
-    st.subheader("Trend per tournament")
+    epochs = _epoch_of_tournament(lake, scope)
+    by = "tournament"
+    if epochs:
+        chosen = st.radio("Trend per", ["tournament", "charge epoch"], horizontal=True,
+                          key="card_trend_by",
+                          help="A charge epoch is the run of tournaments one charge table "
+                               "was in force for (CH-2.1).")
+        if chosen == "charge epoch":
+            per = (per.assign(epoch=per["tournament"].map(epochs)).dropna(subset=["epoch"])
+                   .groupby("epoch", as_index=False).sum(numeric_only=True))
+            per["epoch"] = [f"epoch {int(e)}" for e in per["epoch"]]
+            by = "epoch"
+    st.subheader(f"Trend per {'charge epoch' if by == 'epoch' else 'tournament'}")
     if len(per) < 2:
-        st.caption("One tournament in scope: no trend to draw yet.")
+        st.caption(f"One {'epoch' if by == 'epoch' else 'tournament'} in scope: no trend to "
+                   "draw yet.")
         return
+    st.altair_chart(_trend_chart(per, by), width="stretch")
+    st.caption("Shaded: 95% Wilson intervals. Win rates leave out the card's mirror matches.")
+
+
+def _epoch_of_tournament(lake: data.LakeRef, scope: widgets.Scope) -> dict[str, int]:
+    """Tournament -> its charge epoch, for a game with charges and a format that has them
+    (the scope's, else the first); empty otherwise."""
+    from dashboards.pages import capabilities
+
+    if "charges" not in capabilities(scope.game):
+        return {}
+    formats = [f for f in data.charge_formats(lake, scope.game)
+               if scope.format is None or f == scope.format]
+    if not formats:
+        return {}
+    season = data.charge_season(lake, scope.game, formats[0])
+    return {str(t): int(e) for t, e in zip(season.tournaments["tournament"],
+                                           season.tournaments["epoch"])}
+
+
+def _trend_chart(per: pd.DataFrame, by: str) -> alt.LayerChart:
     long = []
     for rate, (k, n) in TREND.items():
         for _, r in per.iterrows():
@@ -125,21 +160,20 @@ def trend(lake: data.LakeRef, scope: widgets.Scope, card: str) -> None:
             if games == 0:
                 continue
             low, high = proportion_confint(int(r[k]), games, method="wilson")
-            long.append({"tournament": r["tournament"], "figure": glossary.label(rate),
-                         "rate": int(r[k]) / games, "low": low, "high": high, "n": games})
+            long.append({by: r[by], "figure": glossary.label(rate), "rate": int(r[k]) / games,
+                         "low": low, "high": high, "n": games})
     frame = pd.DataFrame(long)
     base = alt.Chart(frame).encode(
-        x=alt.X("tournament:N", sort=list(per["tournament"]), title="tournament",
+        x=alt.X(f"{by}:N", sort=list(per[by]), title=by,
                 axis=alt.Axis(labelAngle=0, labelLimit=200)),
         color=alt.Color("figure:N", title=None))
     band = base.mark_area(opacity=0.15).encode(y=alt.Y("low:Q", axis=alt.Axis(format="%"),
                                                        title="rate"), y2="high:Q")
     line = base.mark_line(point=True).encode(
-        y="rate:Q", tooltip=["tournament:N", "figure:N", alt.Tooltip("rate:Q", format=".1%"),
+        y="rate:Q", tooltip=[f"{by}:N", "figure:N", alt.Tooltip("rate:Q", format=".1%"),
                              alt.Tooltip("low:Q", format=".1%", title="low (95%)"),
                              alt.Tooltip("high:Q", format=".1%", title="high (95%)"), "n:Q"])
-    st.altair_chart((band + line).properties(height=300), width="stretch")
-    st.caption("Shaded: 95% Wilson intervals. Win rates leave out the card's mirror matches.")
+    return (band + line).properties(height=300)
 
 
 def charge_history(lake: data.LakeRef, scope: widgets.Scope, card: str) -> None:

@@ -107,3 +107,36 @@ def test_companions_and_archetypes_add_up(
     assert card not in set(mates["page"].str.rsplit("=", n=1).str[-1])
     assert mates["share_of_its_decks"].between(0, 1).all()
     assert int(kinds["decks"].sum()) == held
+
+
+def test_the_trend_adds_tournaments_up_per_charge_epoch(
+        fixture_lake: Lake, lake_con: duckdb.DuckDBPyConnection,
+        monkeypatch: pytest.MonkeyPatch, played_card: tuple[str, str]) -> None:
+    """Per charge epoch: each epoch's figures are its tournaments' counts added up (CH-2.1)."""
+    import io
+
+    import pyarrow as pa
+
+    from pipeline.charges import compute_charges
+
+    card, _ = played_card
+    at = _card_page(fixture_lake, monkeypatch, card)
+    at.radio(key="card_trend_by").set_value("charge epoch").run()
+    assert not at.exception
+    season = compute_charges(lake_con, "vitorian", "standard")
+    epochs = {f"epoch {int(e)}" for e in season.tournaments["epoch"]}
+    said = texts(at)
+    if len(epochs) < 2:
+        assert "One epoch in scope" in said
+        return
+    assert "Trend per charge epoch" in said
+    element = next(c for c in at.get("vega_lite_chart") if '"epoch' in c.proto.spec)
+    rows = pa.ipc.open_stream(io.BytesIO(element.proto.datasets[0].data.data)).read_all()
+    frame = rows.to_pandas()
+    assert set(frame["epoch"]) <= epochs
+    games = int(frame.loc[frame["figure"] == "Deck WR", "n"].sum())
+    held = lake_con.execute("""
+        SELECT count(*) FROM deck_cards AS d WHERE d.card = ? AND NOT EXISTS (
+            SELECT 1 FROM deck_cards AS o WHERE o.match_id = d.match_id AND o.card = d.card
+            AND o.seat <> d.seat)""", [card]).fetchone()[0]
+    assert games == held  # every game outside the card's mirrors, in some epoch
