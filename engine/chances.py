@@ -18,7 +18,6 @@ step changed more than the luck of two independent samples.
 """
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -32,7 +31,6 @@ from events.base import Header
 
 NO_SEAT = -1
 """The seat a spectator's sight is taken for: no seat, so every hand is hidden."""
-Z95 = 1.959963984540054
 
 
 class ChancesUnavailable(ValueError):
@@ -70,12 +68,13 @@ class ChanceLine:
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
-    """The Wilson 95% score interval of wins / n."""
+    """The Wilson 95% score interval of wins / n (statsmodels); no sample, no knowledge."""
+    from statsmodels.stats.proportion import proportion_confint
+
     if n == 0:
         return 0.0, 1.0
-    p, z2 = wins / n, Z95 * Z95
-    centre, spread = p + z2 / (2 * n), Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return max(0.0, (centre - spread) / (1 + z2 / n)), min(1.0, (centre + spread) / (1 + z2 / n))
+    low, high = proportion_confint(wins, n, alpha=0.05, method="wilson")
+    return float(low), float(high)
 
 
 Sampler = Callable[[Any, random.Random], Any]

@@ -9,7 +9,6 @@ from typing import Any
 import altair as alt
 import pandas as pd
 import streamlit as st
-from statsmodels.stats.proportion import proportion_confint
 
 from dashboards import data, widgets
 from pipeline import card_rates, glossary, metrics
@@ -159,8 +158,8 @@ def _trend_chart(per: pd.DataFrame, by: str) -> alt.LayerChart:
             games = int(r[n])
             if games == 0:
                 continue
-            low, high = proportion_confint(int(r[k]), games, method="wilson")
-            long.append({by: r[by], "figure": glossary.label(rate), "rate": int(r[k]) / games,
+            share, low, high = data.wilson(int(r[k]), games)
+            long.append({by: r[by], "figure": glossary.label(rate), "rate": share,
                          "low": low, "high": high, "n": games})
     frame = pd.DataFrame(long)
     base = alt.Chart(frame).encode(
