@@ -1,9 +1,10 @@
 """Ingest: verify match logs, replay them, and commit their facts to the lake in batches.
 
 Why it is shaped this way:
-- Workers (processes) read, verify and replay logs and return Arrow tables; the parent alone
-  decides what goes in and writes, so the lake has one writer and the decisions (skip, quarantine)
-  follow the order of the logs whatever the worker count.
+- Workers (processes; Spark tasks with engine="spark", pipeline.spark_ingest) read, verify and
+  replay logs and return Arrow tables; the parent alone decides what goes in and writes, so the
+  lake has one writer and the decisions (skip, quarantine) follow the order of the logs whatever
+  the worker count or engine.
 - A log is identified by its content hash (blake2b-128 of its bytes; of its binary form for JSON
   lines, so a .pglog and its .jsonl twin are the same content). A hash already in the lake
   (matches or quarantine) is skipped before any replay, which makes re-running cheap; a known
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import gc
 import hashlib
 import math
@@ -29,7 +31,7 @@ import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -75,6 +77,10 @@ LogFacts = tuple[int, tuple[str | None, str | None], Rows]
 """(index of the log in its chunk, its (game, month) partition, its rows)."""
 Progress = Callable[[int, int], None]
 """progress(logs done, logs in all)."""
+RunChunks = Callable[[Iterable["ChunkTask"]], Iterator["ChunkResult"]]
+"""Runs chunks, giving their results in task order."""
+ChunkRunner = Callable[[frozenset[str], "bytes | None"], AbstractContextManager[RunChunks]]
+"""runner(known hashes, signing key): a context in which chunks run (see runner_for)."""
 
 
 class IngestError(ValueError):
@@ -244,18 +250,21 @@ class Seen:
 def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
            batch_size: int = DEFAULT_BATCH, progress: Progress | None = None,
            retain_s: float = RETAIN_S, audit: bool = True,
-           charge_formats: ChargeFormats | None = None, key: bytes | None = None
-           ) -> IngestReport:
+           charge_formats: ChargeFormats | None = None, key: bytes | None = None,
+           engine: str = "duckdb", master: str | None = None) -> IngestReport:
     """Ingest logs (files or folders) into the lake; bad logs are quarantined, never fatal.
 
     progress(done, total) is called once the logs are found, then as chunks finish. Audits run
     at the end unless audit=False. `charge_formats` replaces data/charges/formats.toml for the
     charge cap check (tests, designers trying settings). `key` (a raw Ed25519 public key)
-    quarantines every log not signed by it (SIGNATURE).
+    quarantines every log not signed by it (SIGNATURE). engine="spark" replays the logs as
+    Spark tasks on `master` (pipeline.spark_ingest; `workers` is then Spark's own parallelism);
+    everything else happens here either way.
     """
     if workers < 1 or batch_size < 1:
         raise IngestError("workers and batch size must be at least 1")
     logs = find_logs(paths)
+    runner, workers = runner_for(engine, master, workers)
     report = IngestReport(str(lake.root), workers, seen=len(logs))
     progress = progress or (lambda done, total: None)
     progress(0, len(logs))
@@ -263,7 +272,7 @@ def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
     with lake.writer(retain_s) as writer:
         report.strays = list(writer.strays)
         seen = Seen.of(writer)
-        with chunk_runner(workers, frozenset(seen.hashes), key) as run_chunks:
+        with runner(frozenset(seen.hashes), key) as run_chunks:
             pending: BatchFacts | None = None
             for result in run_chunks(plan_chunks(logs, batch_size, workers)):
                 if pending is None or pending.batch != result.batch:
@@ -484,15 +493,20 @@ _KEY: bytes | None = None
 
 
 def init_worker(known: frozenset[str], in_pool: bool, key: bytes | None = None) -> None:
-    """Set the known hashes and the signing key; a pool process also tunes its GC for good (see
-    gc_tuned) and watches its parent."""
+    """Set the known hashes and the signing key; a pool process also tunes its GC for good and
+    watches its parent."""
     global _KNOWN, _KEY
     _KNOWN, _KEY = known, key
     if in_pool:
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
+        tune_gc_for_good()
         parent = os.getppid()
         threading.Thread(target=_exit_when_orphaned, args=(parent,), daemon=True).start()
+
+
+def tune_gc_for_good() -> None:
+    """gc_tuned for the rest of a worker process's life (a pool's, or a Spark Python worker's)."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 @contextmanager
@@ -517,9 +531,26 @@ def _exit_when_orphaned(parent: int) -> None:
     os._exit(1)
 
 
+def runner_for(engine: str, master: str | None, workers: int) -> tuple[ChunkRunner, int]:
+    """The engine's chunk runner and how many chunks it runs at once. duckdb (the default; the
+    name is the query engine's, the flag being shared): `workers` processes of this machine.
+    spark: Spark tasks on `master` (pipeline.spark_ingest), as many at once as the session's
+    parallelism; its session starts here, before the lake is touched (SparkError if it cannot)."""
+    if engine == "duckdb":
+        if master is not None:
+            raise IngestError("--master chooses where Spark runs: it needs --engine spark")
+        return functools.partial(chunk_runner, workers), workers
+    if engine == "spark":
+        from pipeline.spark_ingest import SparkRunner
+
+        spark = SparkRunner.start(master)
+        return spark.run, spark.parallelism
+    raise IngestError(f"unknown engine {engine!r}; engines: duckdb, spark")
+
+
 @contextmanager
 def chunk_runner(workers: int, known: frozenset[str], key: bytes | None = None
-                 ) -> Iterator[Callable[[Iterable[ChunkTask]], Iterator[ChunkResult]]]:
+                 ) -> Iterator[RunChunks]:
     """Runs chunks in order: in this process for one worker, else over a process pool."""
     if workers <= 1:
         with gc_tuned():

@@ -19,7 +19,9 @@ from postgame.commands.common import (
     OK,
     UserError,
     add_command,
+    add_engine_arguments,
     int_in,
+    lake_connection,
     print_json,
 )
 from postgame.commands.deck import iso_date
@@ -35,6 +37,7 @@ examples:
   postgame charges --lake lake --game vitorian --deck my-deck.txt --tournament vw-2026-004 --json
   postgame charges --lake lake --game vitorian --columns card,name,charge,delta
   postgame charges --lake lake --game vitorian --history --columns name,e0,e3
+  postgame charges --lake lake --game vitorian --engine spark
 
 Tables are recomputed every `window` tournaments from the decks registered in the previous
 window (settings: data/charges/formats.toml; rules: charges.md). Without --epoch, --date or
@@ -76,19 +79,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     out.add_argument("--csv", action="store_true", help="print CSV")
     add_columns_argument(p, "card,name,charge,delta",
                          also="not with --deck, whose verdict has its own shape")
+    add_engine_arguments(p)
     p.set_defaults(func=run)
 
 
-def connect_lake(root: Path) -> duckdb.DuckDBPyConnection:
-    """The lake's DuckDB connection (one view per fact table); a missing folder is a user error."""
-    if not root.is_dir():
-        raise UserError(f"{root}: no such lake folder (build one with "
-                        f"`postgame ingest LOGS --lake {root}`)")
-    try:
-        from pipeline.lake import Lake
-    except ImportError as err:
-        raise UserError(f"this build cannot read lakes ({err})") from err
-    return Lake(root).connect()
+def connect_lake(root: Path, args: argparse.Namespace | None = None
+                 ) -> duckdb.DuckDBPyConnection:
+    """The lake's connection (one view per fact table), on the engine of --engine if `args`
+    has one; a missing folder is a user error."""
+    return lake_connection(root, args or argparse.Namespace())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -109,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                             "force, --epoch, --history, --movers): drop it with --deck")
         return _show_deck(args, when)
     try:
-        season = compute_charges(connect_lake(args.lake), args.game, args.format_name)
+        season = compute_charges(connect_lake(args.lake, args), args.game, args.format_name)
         if args.history:
             return _show_history(season, args)
         epoch = season.epoch(args.epoch) if when is None else season.epoch_in_force(when)
@@ -190,7 +189,7 @@ def _show_deck(args: argparse.Namespace, when: date | str | None) -> int:
     from postgame.commands.deck import judge_file, season_of, show_verdict
 
     get_game(args.game)  # the lake's game key must be a game this build knows
-    charges = season_of(connect_lake(args.lake), args.game, args.format_name)
+    charges = season_of(connect_lake(args.lake, args), args.game, args.format_name)
     seasons: list[Any] = []
 
     def season() -> Any:

@@ -1,5 +1,6 @@
 """What the subcommands share: exit codes, the user-error type, log loading, JSON output and
-the argparse plumbing (a subcommand with examples, the log paths argument)."""
+the argparse plumbing (a subcommand with examples, the log paths argument, the engine that runs
+a lake's SQL and the lake's connection on it)."""
 from __future__ import annotations
 
 import argparse
@@ -27,6 +28,30 @@ def add_command(sub: argparse._SubParsersAction, name: str, *, help: str, descri
         name, help=help, description=description, epilog=examples,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     return parser
+
+
+ENGINE_HELP = ("what runs the lake's SQL: duckdb, embedded (the default), or spark, the same "
+               "models on Apache Spark (needs Java and pyspark; docs/spark.md)")
+MASTER_HELP = ("where Spark runs: local[2] (two cores of this machine), spark://HOST:7077 (a "
+               "cluster); default local[*] or $POSTGAME_SPARK_MASTER")
+
+
+def add_engine_arguments(p: argparse.ArgumentParser) -> None:
+    """--engine and --master, as every command that reads or writes a lake takes them."""
+    p.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb", help=ENGINE_HELP)
+    p.add_argument("--master", metavar="URL", help=MASTER_HELP)
+
+
+def lake_connection(root: Path, args: argparse.Namespace) -> Any:
+    """The lake's connection on the engine the command asked for (--engine, --master); a
+    missing folder is a user error."""
+    from pipeline.engines import connect
+    from pipeline.lake import Lake
+
+    if not root.is_dir():
+        raise UserError(f"{root}: no such lake folder (make one: postgame ingest LOGS "
+                        f"--lake {root})")
+    return connect(Lake(root), getattr(args, "engine", "duckdb"), getattr(args, "master", None))
 
 
 MAX_WORKERS = max(8, 4 * (os.cpu_count() or 1))

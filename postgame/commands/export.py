@@ -15,6 +15,7 @@ examples:
   postgame export --lake lake --game vitorian --out reports/all
   postgame export --lake lake --game vitorian --format standard --from 2026-03-01 \\
       --to 2026-03-31 --out reports/march --as html,xlsx
+  postgame export --lake lake --game vitorian --out reports/all --engine spark
 
 Writes under OUT: one CSV and one Parquet file per table with about.json beside them,
 report.xlsx (an "about" sheet, then one sheet per table) and report.html (charts and tables in
@@ -52,8 +53,9 @@ def run(args: argparse.Namespace) -> int:
     scope, forms, out = scope_of(args), forms_of(args.forms), args.out
     if out.exists() and not out.is_dir():
         raise UserError(f"{out}: exists and is not a folder")
-    with open_scope(args.lake, scope) as (con, _):
-        source = {"lake": str(args.lake.resolve()), "lake version": str(_lake_version(args.lake))}
+    with open_scope(args.lake, scope, args) as (con, _):
+        source = {"lake": str(args.lake.resolve()), "lake version": str(_lake_version(args.lake)),
+                  "engine": args.engine}
         report, paths = export(con, scope, out, forms, source=source)
     if args.json:
         print_json({"about": report.about, "files": [str(p) for p in paths]})

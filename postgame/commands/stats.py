@@ -28,6 +28,8 @@ from postgame.commands.common import (
     OK,
     UserError,
     add_command,
+    add_engine_arguments,
+    lake_connection,
     print_json,
     shown,
 )
@@ -52,6 +54,7 @@ examples:
   postgame stats --lake lake --game vitorian --columns card_name,included,win_rate_when_drawn
   postgame stats --lake lake --game vitorian --csv > cards.csv
   postgame stats --lake lake --game vitorian --csv --columns card,card_name,drawn,drawn_wins
+  postgame stats --lake lake --game vitorian --engine spark --master local[2]
 
 A deck is a seat-game (one seat's deck in one match); "drawn" means ever in hand (opening hand
 or drawn); a draw counts as not a win. Rates show the Wilson 95% interval in brackets.
@@ -114,6 +117,7 @@ def add_scope_arguments(p: argparse.ArgumentParser) -> None:
                    help="last match day, UTC, inclusive (default: unbounded)")
     p.add_argument("--min-sample", type=_count, default=0, metavar="N",
                    help="leave out rows resting on fewer than N decks/matches (default 0)")
+    add_engine_arguments(p)
 
 
 def add_output_arguments(p: argparse.ArgumentParser) -> None:
@@ -176,16 +180,12 @@ def only_game(folder: Path) -> str:
 
 
 @contextlib.contextmanager
-def open_scope(folder: Path, scope: Scope) -> Iterator[tuple[duckdb.DuckDBPyConnection,
-                                                            pd.DataFrame]]:
-    """The lake's connection and the coverage of the scope; refuses (exit 2) a folder that is
-    no lake, a lake with no matches, or filters that leave none, saying what is there."""
-    if not folder.is_dir():
-        raise UserError(f"{folder}: no such lake folder (make one: postgame ingest LOGS "
-                        f"--lake {folder})")
-    from pipeline.lake import Lake
-
-    con = Lake(folder).connect()
+def open_scope(folder: Path, scope: Scope, args: argparse.Namespace | None = None
+               ) -> Iterator[tuple[duckdb.DuckDBPyConnection, pd.DataFrame]]:
+    """The lake's connection (on the engine of --engine) and the coverage of the scope; refuses
+    (exit 2) a folder that is no lake, a lake with no matches, or filters that leave none, saying
+    what is there."""
+    con = lake_connection(folder, args or argparse.Namespace())
     try:
         coverage = metrics.run_model(con, "coverage", **scope.params())
         if coverage.empty:
@@ -238,7 +238,7 @@ def suite_model(game: str, table: str | None) -> str:
 
 def run_stats(args: argparse.Namespace) -> int:
     scope = scope_of(args)
-    with open_scope(args.lake, scope) as (con, coverage):
+    with open_scope(args.lake, scope, args) as (con, coverage):
         model = suite_model(scope.game, args.table)
         frame = metrics.run_model(con, model, **scope.params())
     frame = sort_rows(frame, args.sort)
@@ -325,7 +325,7 @@ def _terminal_cell(row: dict[str, Any], col: Col) -> str:
 
 def run_matchups(args: argparse.Namespace) -> int:
     scope = scope_of(args)
-    with open_scope(args.lake, scope) as (con, coverage):
+    with open_scope(args.lake, scope, args) as (con, coverage):
         if "matchups" not in metrics.suite(scope.game):
             raise UserError(f"{scope.game} has no matchups: its seats play no factions "
                             f"(its tables: {', '.join(metrics.suite(scope.game))})")

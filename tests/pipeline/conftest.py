@@ -2,16 +2,16 @@
 
 `fixture_logs` (the season's log paths) and `fixture_lake` (a pipeline.lake.Lake holding all of
 them, audits clean) are session-scoped and shared by every pipeline test: treat both as
-read-only; a test that changes a lake copies logs into its own (see `small_lake`). `spark` is
-a local Spark session (the portable-SQL checks), `tally` registers a made-up team game for the
-test (tests/pipeline/tally_game.py), and write_layout_one_lake writes a lake as layout 1 did.
+read-only; a test that changes a lake copies logs into its own (see `small_lake`). `tally`
+registers a made-up team game for the test (tests/pipeline/tally_game.py), and
+write_layout_one_lake writes a lake as layout 1 did. (`spark`, the run's Spark session, is in
+tests/conftest.py.)
 """
 from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -59,21 +59,6 @@ def copy_logs(tmp_path: Path, fixture_logs: list[Path]) -> Callable[[int], list[
         folder.mkdir(exist_ok=True)
         return [Path(shutil.copy(src, folder / src.name)) for src in fixture_logs[:n]]
     return copy
-
-
-@pytest.fixture(scope="session")
-def spark() -> Iterator[Any]:
-    """A local Spark session: pyspark comes with the dev extras, Java from scripts/env.sh."""
-    import shutil
-
-    from pyspark import sql as pyspark_sql
-
-    assert shutil.which("java"), "Spark needs Java: run scripts/env.sh (installs a JRE)"
-    session = (pyspark_sql.SparkSession.builder.master("local[1]")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.ui.enabled", "false").getOrCreate())
-    yield session
-    session.stop()
 
 
 @pytest.fixture

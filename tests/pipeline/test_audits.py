@@ -225,28 +225,25 @@ def test_the_audits_that_bound_a_match_read_the_games_metadata():
 
 
 def test_each_audit_finds_the_same_rows_on_spark(spark):
-    """The portable-SQL promise of the audits: transpiled by sqlglot, run by Spark over the
-    same broken tables and the same metadata tables, each finds what DuckDB finds."""
+    """The portable-SQL promise of the audits: run by Spark (pipeline.spark, the SQL transpiled
+    by sqlglot) over the same broken tables and the same metadata tables, each finds what
+    DuckDB finds."""
     import duckdb
-    import sqlglot
+
+    from pipeline.spark import SparkConnection
 
     facts = {**{name: rows(name) for name in tables()}, **whole_match("s1", "win", "win")}
     facts["card_events"] = rows("card_events", event("s1", seat=3), event("ghost"))
     facts.update(game_metadata())
-    con = duckdb.connect()
+    con, on_spark = duckdb.connect(), SparkConnection(spark.newSession())
     for name, table in facts.items():
         con.register(name, table)
-        frame = spark.createDataFrame(table.to_pandas(), schema=_spark_schema(table))
-        frame.createOrReplaceTempView(name)
+        on_spark.register(name, table)
+    found = []
     for audit in load_audits():
-        want = con.execute(f"SELECT count(*) FROM ({audit.sql}) AS offending").fetchone()[0]
-        sql = sqlglot.transpile(audit.sql, read="duckdb", write="spark")[0]
-        assert spark.sql(sql).count() == want, audit.name
-    assert con.execute("SELECT count(*) FROM matches").fetchone() == (1,)
+        count = f"SELECT count(*) FROM ({audit.sql}) AS offending"
+        want = con.execute(count).fetchone()
+        assert on_spark.execute(count).fetchone() == want, audit.name
+        found.append(want[0])
+    assert any(found) and con.execute("SELECT count(*) FROM matches").fetchone() == (1,)
 
-
-def _spark_schema(table: pa.Table) -> str:
-    """A Spark DDL schema for an Arrow table (empty tables give pandas nothing to infer)."""
-    kinds = {pa.string(): "string", pa.int8(): "tinyint", pa.int16(): "smallint",
-             pa.int32(): "int", pa.int64(): "bigint", pa.bool_(): "boolean"}
-    return ", ".join(f"{f.name} {kinds.get(f.type, 'timestamp')}" for f in table.schema)

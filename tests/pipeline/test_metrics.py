@@ -624,24 +624,3 @@ def test_a_lake_that_cannot_answer_is_a_friendly_exit_2(capsys, tmp_path, story_
     assert code == 2 and out == ""
     assert err.startswith(f"postgame {command}: ") and message in err
     assert "Traceback" not in err
-
-
-@pytest.mark.parametrize("model", SUITE)
-def test_each_model_gives_the_same_numbers_on_spark(spark, season, model):
-    """The portable-SQL promise kept: the compiled model, transpiled by sqlglot, run by Spark."""
-    import sqlglot
-
-    con, facts = season
-    for name, frame in facts.items():
-        spark.createDataFrame(frame).createOrReplaceTempView(name)
-    sql = sqlglot.transpile(metrics.compile_model(model), read="duckdb", write="spark")[0]
-    for scope in SCOPES:
-        params = {"game": "vitorian", **scope}
-        values = metrics.bind(metrics.load_model(model), params)
-        want = metrics.run_model(con, model, **params)
-        for name, ref_ in metrics.load_model(model).inputs:  # computed in Python, as on DuckDB
-            table = metrics._python_step(ref_)(con, params).to_pandas()
-            spark.createDataFrame(table).createOrReplaceTempView(name)
-        rows = spark.sql(sql, args=values).toPandas()
-        got = metrics.finish_model(metrics.load_model(model), rows, params)[list(want.columns)]
-        assert_same(got, want, model)
