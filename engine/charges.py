@@ -9,8 +9,10 @@ Owns what a charge table *is* and how one epoch's table follows from the previou
 
 It takes counts (N and n_c per base card) from its caller and never reads a log or the lake: the
 lake's pipeline.charges adds them up in SQL over every registered deck, the simulator's
-engine.tournament.SeasonCharges over the decks of its own season. Game rules stay in their game
-(engine/eredan/charges.py: ChargeTable, the cap check, evolutions -> base card).
+engine.tournament.SeasonCharges over the decks of its own season. What it hands a game is a
+ChargeTable: one epoch's charges, its cap and the sections it charges, in no game's words, so the
+core never imports a game. Game rules stay in their game (engine/eredan/charges.py: evolutions ->
+base card and ER-3.3; engine/vitorian/charges.py: CH-2.8 for Vitorian Wars).
 
 Decisions where charges.md is silent (each one tested in tests/pipeline/test_charges.py):
 - prev_share (CH-2.5) is the previous table's *smoothed* share, so a table is a moving average of
@@ -159,3 +161,28 @@ def next_table(previous: Table, counts: Mapping[str, int], decks: int,
     if decks == 0 or decks < settings.min_decks:
         return carry_over(previous, counts), True
     return recompute(previous, counts, decks, settings), False
+
+
+# --- a table as the games' rules check decks against it (CH-2.8) -----------------------------
+
+class ChargeTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One table version (an epoch of a format, CH-3.1) as a game's rules check a deck against
+    it: card id -> charge (a card not listed counts 0, CH-2.2), the cap (CH-2.8) and the deck
+    sections whose cards carry charges (empty: every section). Games may extend it (Eredan's
+    evolutions share their family's charge, CH-2.10)."""
+
+    version: str
+    charges: dict[str, int]
+    cap: int | None = None
+    """The cap to check against; None: the format's own, where the game's catalog has one."""
+    sections: tuple[str, ...] = ()
+
+    def charges_section(self, section: str) -> bool:
+        """Whether the cards of a deck-list section carry charges (FormatSettings.sections)."""
+        return not self.sections or section in self.sections
+
+
+def epoch_table(epoch: int, table: Table, settings: FormatSettings) -> ChargeTable:
+    """The ChargeTable of epoch `epoch` ("epoch-k", as the lake's tables are versioned)."""
+    return ChargeTable(version=f"epoch-{epoch}", cap=settings.cap, sections=settings.sections,
+                       charges={card: s.charge for card, s in sorted(table.items())})

@@ -27,7 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from engine.bots import make_bot
-from engine.charges import ChargeError, Table, initial_table, load_formats, next_table
+from engine.charges import (
+    ChargeError,
+    ChargeTable,
+    Table,
+    epoch_table,
+    initial_table,
+    load_formats,
+    next_table,
+)
 from engine.formats import (
     Entrant,
     Format,
@@ -78,6 +86,11 @@ class SeasonConfig:
     """Seats per table, for games played at tables of several sizes (None: the kit's default)."""
     scenario: Any = None
     """The scenario block every match is played from (None: the kit's default scenario)."""
+    first: int = 0
+    """The season index of the first tournament played, for a season simulated in parts: ids,
+    seeds and dates go on from it, and the tournaments before it are seated but not played
+    (their decks registered), so the charge tables are the whole season's. Parts of
+    `tournaments` each, at first = 0, n, 2n...: the logs of the season simulated at once."""
 
 
 @dataclass(frozen=True)
@@ -168,15 +181,17 @@ def _deck(kit: GameKit, seed: int, name: str, archetype: str, charges: Any) -> D
 
 class SeasonCharges:
     """The charge table in force at each tournament of a simulated season (CH-2), for kits whose
-    deck builder takes `charges=` (Eredan): the season's own registrations so far, run through
-    the CH-2 rules the lake's tables use too (engine.charges), each deck counted by base card (the
-    kit's card_base, CH-2.10), so simulated decks respect the cap of their epoch and the charges
-    shape the meta over time.
+    deck builder takes `charges=` (Eredan, Vitorian Wars): the season's own registrations so far,
+    run through the CH-2 rules the lake's tables use too (engine.charges), each deck counted by
+    base card (the kit's card_base, CH-2.10) over the format's charged sections, so simulated
+    decks respect the cap of their epoch (CH-2.8) and the charges shape the meta over time.
 
     Tournament i (in date order, the season's) falls in epoch i // window; the table of epoch k
     comes from epoch k-1's registrations (every entrant's deck, once per tournament, CH-2.3) and
-    the table before it; epoch 0 takes the initial table. Decks depend on nothing played, so the
-    tables are the same whatever the worker count."""
+    the table before it; epoch 0 takes the initial table. The builder gets the game-neutral
+    engine.charges.ChargeTable (its cap and charged sections included), read in its game's
+    words by the game itself. Decks depend on nothing played, so the tables are the same
+    whatever the worker count."""
 
     def __init__(self, game: str, card_base: CardBase | None = None) -> None:
         self.settings = load_formats().settings(game, FORMAT)
@@ -199,25 +214,24 @@ class SeasonCharges:
     def register(self, index: int, decks: list[DeckList]) -> None:
         self.decks.setdefault(index // self.settings.window, []).extend(decks)
 
-    def in_force(self, index: int) -> Any:
-        """The engine's ChargeTable of the epoch tournament `index` falls in (cap included)."""
-        from engine.eredan.charges import ChargeTable
-
+    def in_force(self, index: int) -> ChargeTable:
+        """The table of the epoch tournament `index` falls in (cap and sections included)."""
         epoch = index // self.settings.window
-        sections = self.settings.sections
         while len(self.tables) <= epoch:
-            decks = self.decks.get(len(self.tables) - 1, [])
+            decks = self.decks.pop(len(self.tables) - 1, [])  # counted once: let them go
             counts: dict[str, int] = {}
             for deck in decks:
-                held = {self.base(e.card) for name, entries in deck.sections.items()
-                        if not sections or name in sections for e in entries if e.count > 0}
-                for card in held:
+                for card in self._held(deck):
                     counts[card] = counts.get(card, 0) + 1
             table, _ = next_table(self.tables[-1], counts, len(decks), self.settings)
             self.tables.append(table)
-        return ChargeTable(version=f"epoch-{epoch}", cap=self.settings.cap,
-                           charges={card: s.charge for card, s in
-                                    sorted(self.tables[epoch].items())})
+        return epoch_table(epoch, self.tables[epoch], self.settings)
+
+    def _held(self, deck: DeckList) -> set[str]:
+        """The base cards a deck holds at least one copy of in a charged section (CH-2.4)."""
+        sections = self.settings.sections
+        return {self.base(e.card) for name, entries in deck.sections.items()
+                if not sections or name in sections for e in entries if e.count > 0}
 
 
 def round_tasks(tour: Tournament, rnd: int, kit: GameKit, ref: str, out: Path,
@@ -290,15 +304,18 @@ def run_season(cfg: SeasonConfig,
     for bot in cfg.bots:
         make_bot(bot, dict(kit.bots))
     names = player_names(cfg.seed, cfg.players)
-    days = season_dates(cfg.seed, cfg.tournaments, cfg.start)
+    days = season_dates(cfg.seed, cfg.first + cfg.tournaments, cfg.start)
     charges = SeasonCharges.for_kit(kit)
     tours = []
     for i, d in enumerate(days):
+        if i < cfg.first and not charges:
+            continue
         table = charges.in_force(i) if charges else None
-        tours.append(create_tournament(cfg, kit, i, d, names, table))
+        tour = create_tournament(cfg, kit, i, d, names, table)
         if charges:
-            charges.register(i, [e.deck for e in tours[-1].entrants.values()
-                                    if e.deck is not None])
+            charges.register(i, [e.deck for e in tour.entrants.values() if e.deck is not None])
+        if i >= cfg.first:
+            tours.append(tour)
     by_id = {t.id: t for t in tours}
     with _mapper(cfg.workers) as map_:
         for rnd in range(1, cfg.rounds + 1):
@@ -325,9 +342,9 @@ def _validate(cfg: SeasonConfig, kit: GameKit) -> None:
     if cfg.players < size:
         raise ValueError(f"a tournament at tables of {size} needs at least {size} players, "
                          f"not {cfg.players}")
-    if cfg.rounds < 1 or cfg.tournaments < 1:
-        raise ValueError("rounds and tournaments must be at least 1")
-    if cfg.tournaments > 999:
+    if cfg.rounds < 1 or cfg.tournaments < 1 or cfg.first < 0:
+        raise ValueError("rounds and tournaments must be at least 1, first at least 0")
+    if cfg.first + cfg.tournaments > 999:
         raise ValueError("at most 999 tournaments per season (ids are numbered 001..999)")
 
 

@@ -4,8 +4,10 @@ format and epoch, from every registered deck of the lake.
 Owns the lake's side: the aggregation of registrations into N and n_c per epoch (SQL), the epochs
 of a game's tournaments with their dates, the CH-3 outputs (tables, history, movers, deck checks),
 what each game's catalog supplies (GameCards) and the table in force at a logged match's start
-(MatchCharges). The rules themselves (the settings of data/charges/formats.toml and the recursion
-over epochs) are engine.charges', re-exported here so callers keep one import.
+(MatchCharges, over SeasonTables: every epoch's charges without the CH-3 frames, resumable from a
+closed prefix, which pipeline.charge_epochs keeps across ingest batches). The rules themselves
+(the settings of data/charges/formats.toml and the recursion over epochs) are engine.charges',
+re-exported here so callers keep one import.
 
 Why two halves: the aggregation runs as SQL (pipeline/sql/charges/*.sql) because that is where the
 volume is (every deck card of every match) and because the same models must run on Spark later;
@@ -28,18 +30,20 @@ the recursion itself are in engine.charges):
   GameCards. Vitorian Wars has no evolutions (identity mapping) and its standard pool is the whole
   catalog; Eredan's (eredan_cards) maps evolutions to their family's base card and takes the
   pool from the catalog's formats. A game without one refuses with NotSupported unless the
-  caller passes its own GameCards.
+  caller passes its own GameCards. Each game's rules check its cap (CH-2.8): Eredan's as ER-3.3,
+  Vitorian's as CH-2.8 (engine/vitorian/charges.py), both handed the table in force as the
+  game-neutral engine.charges.ChargeTable.
 """
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from fractions import Fraction
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +58,7 @@ from engine.charges import (
     ROOT,
     ChargeError,
     ChargeFormats,
+    ChargeTable,
     Count,
     FormatSettings,
     Standing,
@@ -73,17 +78,18 @@ from events.base import DeckList, Header
 # The public API. The CH-2 rules imported above from engine.charges (settings, errors, the
 # recursion) are part of it, re-exported so callers and tests keep importing them from here.
 __all__ = [
-    "EPOCH_COLUMNS", "FORMATS_FILE", "INPUT_PREFIX", "ROOT", "ROW_COLUMNS", "SQL_DIR",
-    "TABLE_COLUMNS", "CapCheck", "CapVerdict", "ChargeError", "ChargeFormats", "ChargeSeason",
-    "Contribution", "Count", "DeckCharge", "EpochInfo", "FormatSettings", "GameCards",
-    "MatchCharges", "NoTournaments", "NotSupported", "OutsideCard", "Standing", "Table",
+    "CHECKPOINT", "EPOCH_COLUMNS", "FORMATS_FILE", "INPUT_PREFIX", "ROOT", "ROW_COLUMNS",
+    "SQL_DIR", "TABLE_COLUMNS", "CapCheck", "CapVerdict", "ChargeError", "ChargeFormats",
+    "ChargeSeason", "ChargeTable", "Contribution", "Count", "DeckCharge", "Entry", "EpochInfo",
+    "FormatSettings", "GameCards", "Key", "MatchCharges", "NoTournaments", "NotSupported",
+    "OutsideCard", "SeasonOf", "SeasonTables", "StaleEpochs", "Standing", "Table",
     "TableInForce", "UnknownFormat", "Usage", "all_tables", "biggest_movers", "cap_applies",
     "cap_rule", "carry_over", "charge_history", "charge_of", "charge_table", "charged",
-    "checks_cap",
-    "compute_charges", "deck_check", "epoch_spans", "eredan_cap_problems", "eredan_cards",
-    "game_cards", "initial_table", "load_formats", "load_tournaments", "load_usage",
-    "model_inputs", "model_sql", "next_table", "parse_formats", "recompute",
-    "round_half_up", "run_model", "table_in_force", "table_rows", "tables_frame", "vitorian_cards",
+    "checks_cap", "compute_charges", "deck_check", "epoch_on", "epoch_spans",
+    "eredan_cap_problems", "eredan_cards", "game_cards", "initial_table", "load_formats",
+    "load_tournaments", "load_usage", "model_inputs", "model_sql", "next_table",
+    "parse_formats", "recompute", "round_half_up", "run_model", "season_tables",
+    "table_in_force", "table_rows", "tables_frame", "tournament_key", "vitorian_cards",
 ]
 
 SQL_DIR = Path(__file__).resolve().parent / "sql" / "charges"
@@ -154,8 +160,10 @@ class GameCards:
 
 
 def vitorian_cards() -> GameCards:
-    """Vitorian Wars: no evolutions, names from the catalog, the standard pool = the catalog."""
+    """Vitorian Wars: no evolutions, names from the catalog, the standard pool = the catalog,
+    the cap checked by its rules (engine/vitorian/charges.py, CH-2.8)."""
     from engine.vitorian.cards import load_catalog
+    from engine.vitorian.charges import cap_problems
     from engine.vitorian.deckcheck import resolve
 
     catalog = load_catalog()
@@ -165,7 +173,10 @@ def vitorian_cards() -> GameCards:
         return found.name if found else None
 
     return GameCards(resolve=lambda deck: resolve(deck, catalog),
-                     in_pool=lambda fmt, card: card in catalog.by_id, card_name=name)
+                     in_pool=lambda fmt, card: card in catalog.by_id, card_name=name,
+                     cap_problems=lambda header, table: cap_problems(
+                         header, table.rules_table(), catalog),
+                     cap_rule="CH-2.8")
 
 
 def eredan_cards() -> GameCards:
@@ -195,8 +206,7 @@ def eredan_cap_problems(header: Header, table: TableInForce, catalog: Any = None
     as the engine's ChargeTable (engine/eredan/charges.py shows the wiring)."""
     from engine.eredan.charges import ChargeTable, cap_problems
 
-    return cap_problems(header, ChargeTable(version=table.version, charges=dict(table.charges),
-                                            cap=table.cap), catalog)
+    return cap_problems(header, ChargeTable.of(table.rules_table()), catalog)
 
 
 def game_cards(game: str) -> GameCards:
@@ -258,6 +268,8 @@ class Usage:
     counts: dict[int, dict[str, int]]
     """n_c per epoch and base card."""
     names: dict[str, str]
+    bases: dict[str, str] = field(default_factory=dict)
+    """Each card id the decks held -> its base card (GameCards.card_base, CH-2.10)."""
 
 
 def _utc_dates(values: pd.Series) -> pd.Series:
@@ -296,7 +308,7 @@ def load_usage(con: duckdb.DuckDBPyConnection, game: str, fmt: str, tournaments:
         counts.setdefault(int(epoch), {})[card] = int(n)
     names = _base_names(seen, bases)
     return Usage(decks={int(e): int(n) for e, n in decks.itertuples(index=False)},
-                 counts=counts, names=names)
+                 counts=counts, names=names, bases=dict(zip(seen["card"], bases)))
 
 
 def _sections_table(con: duckdb.DuckDBPyConnection, game: str,
@@ -456,6 +468,19 @@ def _utc_day(when: date) -> date:
     return when
 
 
+def epoch_on(spans: Iterable[tuple[int, Any, Any]], day: date, last: int) -> int:
+    """The epoch in force on a UTC day, from each epoch's (epoch, start date, end date): the
+    latest whose span holds it, else the first that starts after it, else `last` (see the
+    module docstring). An epoch without dates holds no day."""
+    spans = [(int(e), start, end) for e, start, end in spans]
+    inside = [e for e, start, end in spans
+              if not _missing(start) and not _missing(end) and start <= day <= end]
+    if inside:
+        return max(inside)
+    later = [e for e, start, _ in spans if not _missing(start) and start > day]
+    return min(later) if later else last
+
+
 @dataclass(frozen=True)
 class ChargeSeason:
     """Every epoch's table of one game and format, computed once and then asked many ways."""
@@ -527,13 +552,9 @@ class ChargeSeason:
         """The epoch whose table governs a tournament id or a date (see the module docstring)."""
         if isinstance(when, str):
             return self._tournament_epoch(when)
-        day = _utc_day(when)
         spans = self.epochs[~self.epochs["upcoming"]]
-        inside = spans[(spans["start_date"] <= day) & (spans["end_date"] >= day)]
-        if not inside.empty:
-            return int(inside["epoch"].max())
-        later = spans[spans["start_date"] > day]
-        return int(later["epoch"].min()) if not later.empty else self.last_epoch
+        return epoch_on(zip(spans["epoch"], spans["start_date"], spans["end_date"]),
+                        _utc_day(when), self.last_epoch)
 
     def _tournament_epoch(self, tournament: str) -> int:
         found = self.tournaments[self.tournaments["tournament"] == tournament]
@@ -679,11 +700,18 @@ class TableInForce:
     charges: Mapping[str, int]
     """Base card id -> charge; a card not listed counts 0 (CH-2.2)."""
     cap: int
+    sections: tuple[str, ...] = ()
+    """The deck sections whose cards carry charges (FormatSettings.sections; empty: all)."""
 
     @property
     def version(self) -> str:
         """The table's version as the engine records it (the simulator's SeasonCharges too)."""
         return f"epoch-{self.epoch}"
+
+    def rules_table(self) -> ChargeTable:
+        """The table as the games' rules take it (engine.charges.ChargeTable)."""
+        return ChargeTable(version=self.version, charges=dict(self.charges), cap=self.cap,
+                           sections=self.sections)
 
 
 @dataclass(frozen=True)
@@ -727,6 +755,185 @@ def cap_rule(game: str) -> str:
     return game_cards(game).cap_rule
 
 
+# --- every epoch's charges for the cap check, resumable from a closed prefix -----------------
+
+Key = tuple[bool, int, str]
+"""A tournament's place in CH-2.1 order: (no start known, its start in ns since 1970 UTC, its
+id), sorting as the tournament_epochs model does (start time, ties by id, no start last)."""
+CHECKPOINT = 32
+"""A SeasonTables keeps the exact table (Fractions) of every CHECKPOINT-th epoch: a prefix cut
+back to an earlier epoch resumes the recursion from the nearest one."""
+
+
+def tournament_key(tournament: str, started_at: Any) -> Key:
+    """CH-2.1: where a tournament that started at `started_at` (None: unknown) sorts."""
+    stamp = None if _missing(started_at) else pd.Timestamp(started_at)
+    if stamp is None:
+        return (True, 0, tournament)
+    stamp = stamp.tz_localize("UTC") if stamp.tzinfo is None else stamp
+    return (False, int(stamp.value), tournament)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A tournament of the season, in CH-2.1 order, with its UTC dates (its epoch's span)."""
+
+    tournament: str
+    key: Key
+    start_date: date | None
+    end_date: date | None
+
+
+@dataclass(frozen=True)
+class SeasonTables:
+    """Every epoch's charges of one game and format as the cap check asks for them: the table of
+    a tournament's epoch, or of a date's (ChargeSeason's rules, without its CH-3 frames).
+
+    It also keeps what lets it be resumed: the exact table (Fractions) of every CHECKPOINT-th
+    epoch, so that a prefix of it (`prefix`) can stand for epochs known not to change and only
+    the later ones be computed again from a connection that holds just their tournaments
+    (season_tables(closed=...), which pipeline.charge_epochs uses across ingest batches)."""
+
+    game: str
+    format: str
+    settings: FormatSettings
+    tournaments: tuple[Entry, ...]
+    """Every tournament in CH-2.1 order; tournament i is in epoch i // window."""
+    charges: tuple[Mapping[str, int], ...]
+    """The table of each epoch 0..last_epoch (card -> charge; not listed: 0)."""
+    exact: Mapping[int, Table] = field(repr=False)
+    """The exact tables kept: epoch 0, every CHECKPOINT-th, and the one asked for."""
+    bases: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """card -> base card (CH-2.10) of every card the counted decks held."""
+    settled: int = 0
+    """How many of the first epochs no tournament of `unsettled` was in (season_tables)."""
+
+    @classmethod
+    def empty(cls, game: str, fmt: str, settings: FormatSettings) -> SeasonTables:
+        """No tournament yet: epoch 0 and its initial table (CH-2.2)."""
+        table = initial_table(settings)
+        return cls(game, fmt, settings, (), ({c: s.charge for c, s in table.items()},),
+                   {0: table})
+
+    @property
+    def last_epoch(self) -> int:
+        """The last epoch listed: the upcoming one when the last epoch is full (CH-3.1)."""
+        return len(self.tournaments) // self.settings.window
+
+    @property
+    def full_epochs(self) -> int:
+        return len(self.tournaments) // self.settings.window
+
+    @cached_property
+    def _epochs(self) -> dict[str, int]:
+        window = self.settings.window
+        return {e.tournament: i // window for i, e in enumerate(self.tournaments)}
+
+    def tournament_epoch(self, tournament: str | None) -> int | None:
+        """The epoch of a tournament of the season, None for any other."""
+        return None if tournament is None else self._epochs.get(tournament)
+
+    def epoch_in_force(self, when: date) -> int:
+        """The epoch whose table governs a date (ChargeSeason.epoch_in_force's rule)."""
+        window, spans = self.settings.window, []
+        for first in range(0, len(self.tournaments), window):
+            group = self.tournaments[first:first + window]
+            starts = [e.start_date for e in group if e.start_date is not None]
+            ends = [e.end_date for e in group if e.end_date is not None]
+            spans.append((first // window, min(starts, default=None), max(ends, default=None)))
+        return epoch_on(spans, _utc_day(when), self.last_epoch)
+
+    def prefix(self, epochs: int) -> SeasonTables:
+        """The season of its first `epochs` full epochs, cut back to the latest exact table at
+        or before them (so that it can be resumed); nothing of `unsettled` is kept."""
+        epochs = max(e for e in self.exact if e <= min(epochs, self.full_epochs))
+        return SeasonTables(
+            self.game, self.format, self.settings,
+            self.tournaments[:epochs * self.settings.window], self.charges[:epochs + 1],
+            {e: t for e, t in self.exact.items() if e <= epochs}, self.bases, epochs)
+
+
+def season_tables(con: duckdb.DuckDBPyConnection, game: str, format: str, *,
+                  formats: ChargeFormats | None = None, cards: GameCards | None = None,
+                  closed: SeasonTables | None = None, unsettled: Collection[str] = ()
+                  ) -> SeasonTables:
+    """Every epoch's charges of `game` in `format`, the same as compute_charges', from a
+    connection with the views matches, seats, decks and deck_cards.
+
+    closed: a prefix of the season (SeasonTables.prefix) whose tournaments are still the first
+    in CH-2.1 order and whose decks are unchanged; only the later tournaments are counted, so
+    `con` needs to hold their matches only (any rows of the closed ones are left out). A
+    tournament of `con` that sorts inside the prefix means it is stale: StaleEpochs.
+    unsettled: the tournaments whose decks may still change (an ingest batch's); `settled` of
+    the result counts the full epochs before the first of them, whose exact table is kept."""
+    settings = (formats or load_formats()).settings(game, format)
+    cards = cards or game_cards(game)
+    start = closed or SeasonTables.empty(game, format, settings)
+    if start.settings != settings:
+        raise StaleEpochs(f"the closed epochs of {game} {format} were computed with other "
+                          "settings")
+    later = _later_tournaments(con, start)
+    frame = pd.DataFrame({"tournament": [e.tournament for e in later],
+                          "epoch": [(len(start.tournaments) + i) // settings.window
+                                    for i in range(len(later))]})
+    usage = (load_usage(con, game, format, frame, cards, settings.sections) if later
+             else Usage(decks={}, counts={}, names={}))
+    tournaments = start.tournaments + tuple(later)
+    settled = _settled(tournaments, set(unsettled), settings.window)
+    charges, exact = _resume(start, len(tournaments) // settings.window, usage, settled)
+    return SeasonTables(game, format, settings, tournaments, charges, exact,
+                        {**start.bases, **usage.bases}, settled)
+
+
+class StaleEpochs(ChargeError):
+    """A closed prefix no longer matches the history it is resumed on."""
+
+
+def _later_tournaments(con: duckdb.DuckDBPyConnection, start: SeasonTables) -> list[Entry]:
+    """The tournaments of `con` after the prefix `start`, in CH-2.1 order."""
+    frame = run_model(con, "tournament_epochs", {"game": start.game, "format": start.format,
+                                                 "window_size": start.settings.window})
+    known = {e.tournament for e in start.tournaments}
+    frame = frame[~frame["tournament"].isin(known)]
+    starts, ends = _utc_dates(frame["started_at"]), _utc_dates(frame["last_match_at"])
+    later = sorted((Entry(t, tournament_key(t, at), None if _missing(a) else a,
+                          None if _missing(b) else b)
+                    for t, at, a, b in zip(frame["tournament"], frame["started_at"], starts,
+                                           ends)), key=lambda e: e.key)
+    if start.tournaments and later and later[0].key <= start.tournaments[-1].key:
+        raise StaleEpochs(f"{later[0].tournament!r} sorts among the closed epochs of "
+                          f"{start.game} {start.format} (CH-2.1)")
+    return later
+
+
+def _settled(tournaments: tuple[Entry, ...], unsettled: set[str], window: int) -> int:
+    """The full epochs before the first tournament of `unsettled` (all full ones if none)."""
+    first = next((i for i, e in enumerate(tournaments) if e.tournament in unsettled),
+                 len(tournaments))
+    return first // window
+
+
+def _resume(start: SeasonTables, last: int, usage: Usage, keep: int
+            ) -> tuple[tuple[Mapping[str, int], ...], dict[int, Table]]:
+    """CH-2.2, CH-2.5 - CH-2.7 from the prefix's last table on: each epoch's charges up to
+    `last`, the exact tables at checkpoints and at `keep`."""
+    settings, charges, exact = start.settings, list(start.charges), dict(start.exact)
+    table = start.exact[start.last_epoch]
+    for epoch in range(start.last_epoch + 1, last + 1):
+        table, _ = next_table(table, usage.counts.get(epoch - 1, {}),
+                              usage.decks.get(epoch - 1, 0), settings)
+        charges.append({card: standing.charge for card, standing in table.items()})
+        if epoch % CHECKPOINT == 0 or epoch == keep:
+            exact[epoch] = table
+    return tuple(charges), exact
+
+
+# --- the table in force at each logged match's start -----------------------------------------
+
+SeasonOf = Callable[[str, str], SeasonTables]
+"""(game, format) -> that season's tables, as MatchCharges asks for them."""
+
+
 class MatchCharges:
     """The charge table in force at each logged match's start, computed from one connection's
     history (a lake's views, or a lake plus the batch about to be committed), and the check of
@@ -737,13 +944,16 @@ class MatchCharges:
     in the history yet) the epoch in force on its start date (ChargeSeason.epoch_in_force), and
     the table in force now when it has no date. A history without a tournament of the format has
     only the initial table: epoch 0 (CH-2.2). Formats without charges are not checked (ER-3.2).
-    Each game's and format's season is computed once, on first use."""
+    Each game's and format's season is computed once, on first use, by `seasons` (default:
+    season_tables over the whole connection; an ingest hands its cache of closed epochs)."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, *, formats: ChargeFormats | None = None
-                 ) -> None:
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, formats: ChargeFormats | None = None,
+                 seasons: SeasonOf | None = None) -> None:
         self.con = con
         self.formats = formats or load_formats()
-        self._seasons: dict[tuple[str, str], ChargeSeason | None] = {}
+        self.seasons = seasons or (lambda game, fmt: season_tables(con, game, fmt,
+                                                                   formats=self.formats))
+        self._seasons: dict[tuple[str, str], SeasonTables] = {}
         self._tables: dict[tuple[str, str, int], TableInForce] = {}
 
     def checks(self, header: Header) -> bool:
@@ -752,10 +962,8 @@ class MatchCharges:
 
     def in_force(self, header: Header) -> TableInForce:
         """The table in force when the match started (ER-3.6)."""
-        season = self._season(header.game, header.format)
-        if season is None:
-            return self._table(header.game, header.format, 0, None)
-        return self._table(header.game, header.format, _match_epoch(season, header), season)
+        season = self.season(header.game, header.format)
+        return self._table(season, _match_epoch(season, header))
 
     def check(self, header: Header) -> CapVerdict | None:
         """Both decks against the table in force; None when the match is not checked."""
@@ -766,36 +974,26 @@ class MatchCharges:
         assert check is not None
         return CapVerdict(header.match_id, table, check(header, table))
 
-    def _season(self, game: str, fmt: str) -> ChargeSeason | None:
+    def season(self, game: str, fmt: str) -> SeasonTables:
         if (game, fmt) not in self._seasons:
-            try:
-                season: ChargeSeason | None = compute_charges(self.con, game, fmt,
-                                                              formats=self.formats)
-            except NoTournaments:
-                season = None
-            self._seasons[game, fmt] = season
+            self._seasons[game, fmt] = self.seasons(game, fmt)
         return self._seasons[game, fmt]
 
-    def _table(self, game: str, fmt: str, epoch: int, season: ChargeSeason | None
-               ) -> TableInForce:
-        key = (game, fmt, epoch)
+    def _table(self, season: SeasonTables, epoch: int) -> TableInForce:
+        key = (season.game, season.format, epoch)
         if key not in self._tables:
-            settings = self.formats.settings(game, fmt)
-            if season is None:
-                charges = dict(settings.initial)
-            else:
-                table = season.table(epoch)
-                charges = {card: int(charge) for card, charge in zip(table["card"],
-                                                                     table["charge"])}
-            self._tables[key] = TableInForce(game, fmt, epoch, charges, settings.cap)
+            settings = season.settings
+            self._tables[key] = TableInForce(season.game, season.format, epoch,
+                                             season.charges[epoch], settings.cap,
+                                             settings.sections)
         return self._tables[key]
 
 
-def _match_epoch(season: ChargeSeason, header: Header) -> int:
+def _match_epoch(season: SeasonTables, header: Header) -> int:
     """The tournament's epoch when the season holds it, else the one in force on its date."""
-    if header.tournament is not None and \
-            (season.tournaments["tournament"] == header.tournament).any():
-        return season.epoch_in_force(header.tournament)
+    epoch = season.tournament_epoch(header.tournament)
+    if epoch is not None:
+        return epoch
     if header.started_at is None:
         return season.last_epoch
     return season.epoch_in_force(header.started_at)

@@ -29,7 +29,7 @@ import threading
 import time
 import zlib
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field, replace
@@ -48,6 +48,7 @@ from events.base import Header
 from events.jsonl import BOM, JsonlError, decode_jsonl
 from events.log import FRAME, LogCorrupt, LogError, LogFile, SigningError, decode_log
 from pipeline.audits import AuditResult, run_audits
+from pipeline.charge_epochs import EpochCache, in_history, touched_tournaments
 from pipeline.charges import (
     CapVerdict,
     ChargeFormats,
@@ -55,6 +56,7 @@ from pipeline.charges import (
     cap_rule,
     charged,
     checks_cap,
+    load_formats,
 )
 from pipeline.facts import LogMeta, NoExtractor, Rows, Unfinished, extractor_for
 from pipeline.lake import Lake, view_sql
@@ -110,8 +112,8 @@ class LogOutcome:
     rule: str = ""
     reason: str = ""
     cap_unchecked: bool = False
-    """The log's format has a charge cap its game's rules do not check yet (CH-2.8, Vitorian
-    Wars): the report says so, never silently."""
+    """The log's format has a charge cap (CH-2.8) its game's rules do not check (Eredan's and
+    Vitorian Wars' do): the report says so, never silently."""
     header: Header | None = field(default=None, repr=False, compare=False)
     """An ingested log's header when its game's decks are checked against the charge cap (the
     parent checks them, quarantine_over_cap); None otherwise."""
@@ -271,16 +273,16 @@ def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
     start = time.perf_counter()
     with lake.writer(retain_s) as writer:
         report.strays = list(writer.strays)
-        seen = Seen.of(writer)
+        seen, epochs = Seen.of(writer), EpochCache(lake, enabled=CACHE_EPOCHS)
         with runner(frozenset(seen.hashes), key) as run_chunks:
             pending: BatchFacts | None = None
             for result in run_chunks(plan_chunks(logs, batch_size, workers)):
                 if pending is None or pending.batch != result.batch:
-                    _commit(writer, pending, report, seen, charge_formats)
+                    _commit(writer, pending, report, seen, epochs, charge_formats)
                     pending = BatchFacts(result.batch, result.now)
                 pending.add(result, seen, report)
                 progress(report.ingested + report.skipped + len(report.quarantined), len(logs))
-            _commit(writer, pending, report, seen, charge_formats)
+            _commit(writer, pending, report, seen, epochs, charge_formats)
         report.compactions += writer.compact()  # what a crashed run left crowded
     report.seconds = time.perf_counter() - start
     if audit:
@@ -333,11 +335,11 @@ class BatchFacts:
 
 
 def _commit(writer: LakeWriter, facts: BatchFacts | None, report: IngestReport, seen: Seen,
-            charge_formats: ChargeFormats | None = None) -> None:
-    """One commit per batch (if it adds anything, its decks held to the charge cap first), then
-    compaction of crowded partitions."""
+            epochs: EpochCache, charge_formats: ChargeFormats | None = None) -> None:
+    """One commit per batch (if it adds anything, its decks held to the charge cap first, with
+    the run's closed epochs), then compaction of crowded partitions."""
     if facts and facts.capped:
-        quarantine_over_cap(facts, writer, seen, report, charge_formats)
+        quarantine_over_cap(facts, writer, seen, report, charge_formats, epochs)
     tables = facts.tables() if facts else {}
     if facts and tables:
         writer.commit(facts.batch, tables)
@@ -378,42 +380,59 @@ def settle(outcomes: list[LogOutcome], seen: Seen, report: IngestReport,
 # The charge cap: decks against the table in force at their match's start ---------------------
 
 def quarantine_over_cap(facts: BatchFacts, writer: LakeWriter, seen: Seen, report: IngestReport,
-                        formats: ChargeFormats | None = None) -> None:
-    """ER-2.13, ER-3.3, ER-3.6: quarantine the batch's matches with a deck over the cap of the
-    charge table in force at their start; the rest of the batch goes in.
+                        formats: ChargeFormats | None = None,
+                        epochs: EpochCache | None = None) -> None:
+    """ER-2.13, ER-3.3, ER-3.6, CH-2.8: quarantine the batch's matches with a deck over the cap
+    of the charge table in force at their start; the rest of the batch goes in.
 
     The tables come from the committed lake plus this batch (CH-2.2: epoch k's table is computed
     from epoch k-1's decks), so a season ingested in one go is checked against its own earlier
-    epochs; a match before any epoch of its format is checked against the initial table.
+    epochs; a match before any epoch of its format is checked against the initial table. The
+    epochs the batch cannot change are the run's cache's (pipeline.charge_epochs): each check
+    reads only the open epochs' tournaments.
 
     The fixpoint: a quarantined match's decks no longer count toward later epochs' tables, so
-    quarantining can change the verdict on later matches. Each round recomputes every table,
-    and quarantines only the offenders of each format's earliest offending epoch: their table
-    depends on earlier epochs alone, which hold no offender, so the verdict is final; the round
-    repeats until no deck is over its cap (at most one round per quarantined match, and a single
-    round when, as usual, none is). Decisions already committed (earlier batches and runs) are
-    not reopened: the lake only grows.
+    quarantining can change the verdict on later matches. Each round recomputes every open
+    table, and quarantines only the offenders of each format's earliest offending epoch: their
+    table depends on earlier epochs alone, which hold no offender, so the verdict is final; the
+    round repeats until no deck is over its cap (at most one round per quarantined match, and a
+    single round when, as usual, none is). Decisions already committed (earlier batches and
+    runs) are not reopened: the lake only grows.
     """
+    epochs = epochs or EpochCache(writer.lake, enabled=CACHE_EPOCHS)
     pending = dict(facts.capped)
     while pending:
-        verdicts = check_caps(pending, writer, facts, formats)
+        verdicts = check_caps(pending, writer, facts, formats, epochs)
         over = [v for v in verdicts if not v.within_cap]
         if not over:
-            return
+            break
         final = earliest_epochs(over)
         for verdict in final:
             quarantine_deck(pending.pop(verdict.match_id), verdict, facts, seen, report)
         facts.drop_matches(v.match_id for v in final)
         pending = {v.match_id: pending[v.match_id] for v in verdicts if v.match_id in pending}
+    epochs.committing(batch_rows("matches", facts), writer.manifest)
+
+
+CACHE_EPOCHS = True
+"""Keep closed charge epochs across batches and runs (pipeline.charge_epochs: one cache per
+ingest run, whose writer alone commits while it holds the lake's lock); False computes every
+table of every batch from the whole history (the reference the cache is held to)."""
 
 
 def check_caps(pending: dict[str, LogOutcome], writer: LakeWriter, facts: BatchFacts,
-               formats: ChargeFormats | None) -> list[CapVerdict]:
-    """The verdict on each pending match whose format charges, with every table recomputed
-    from the lake and the batch as they stand."""
-    with contextlib.closing(history(writer.lake, writer.manifest, facts)) as con:
-        tables = MatchCharges(con, formats=formats)
-        verdicts = [tables.check(o.header) for o in pending.values() if o.header is not None]
+               formats: ChargeFormats | None, epochs: EpochCache) -> list[CapVerdict]:
+    """The verdict on each pending match whose format charges, against the tables of the lake
+    and the batch as they stand: the closed epochs from the run's `epochs`, the open ones
+    computed from a history that holds their months only."""
+    formats = formats or load_formats()
+    headers = [o.header for o in pending.values() if o.header is not None]
+    touched = touched_tournaments(batch_rows("matches", facts))
+    plan = epochs.plan(headers, touched, formats, writer.manifest)
+    since = plan.since if epochs.enabled else None
+    with contextlib.closing(history(writer.lake, writer.manifest, facts, since)) as con:
+        tables = MatchCharges(con, formats=formats, seasons=plan.seasons(con))
+        verdicts = [tables.check(header) for header in headers]
     return [v for v in verdicts if v is not None]
 
 
@@ -442,17 +461,20 @@ def quarantine_deck(outcome: LogOutcome, verdict: CapVerdict, facts: BatchFacts,
     facts.quarantined.append(quarantined)
 
 
-def history(lake: Lake, manifest: Manifest, facts: BatchFacts) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection for the charge computation: one view per fact table over the
-    committed files, those the charges read (CHARGE_TABLES) plus the batch's rows."""
+def history(lake: Lake, manifest: Manifest, facts: BatchFacts,
+            since: Mapping[str, str | None] | None = None) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection for the charge computation: one view per table the charges read
+    (CHARGE_TABLES) over the committed files plus the batch's rows. `since` (game -> its first
+    month partition, None: all of them; pipeline.charge_epochs.in_history) keeps only those
+    games' files of those months: the open epochs' matches are all there."""
     con = duckdb.connect(":memory:")
     con.execute("SET TimeZone = 'UTC'")
-    for table in tables():
-        sql = view_sql(table, lake.files(table, manifest))
-        if table in CHARGE_TABLES:
-            con.register(f"batch_{table}", batch_rows(table, facts))
-            sql += f" UNION ALL SELECT * FROM batch_{table}"
-        con.execute(f"CREATE VIEW {table} AS {sql}")
+    for table in CHARGE_TABLES:
+        files = [lake.root / e["path"] for e in manifest["tables"][table]
+                 if since is None or in_history(e["path"], since)]
+        con.register(f"batch_{table}", batch_rows(table, facts))
+        con.execute(f"CREATE VIEW {table} AS {view_sql(table, files)} "
+                    f"UNION ALL SELECT * FROM batch_{table}")
     return con
 
 

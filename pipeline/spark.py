@@ -20,6 +20,7 @@ nothing here is imported unless Spark is asked for, and pyspark and Java are nee
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -173,6 +174,8 @@ class SparkResult:
 
     def __init__(self, table: pa.Table) -> None:
         self._con = duckdb.connect(":memory:")
+        with contextlib.suppress(duckdb.Error):  # without ICU, timestamps stay UTC anyway
+            self._con.execute("SET TimeZone = 'UTC'")  # match times as the lake's views give them
         self._con.register("result", table)
         self._cursor = self._con.execute("SELECT * FROM result")
 
@@ -195,8 +198,6 @@ class SparkResult:
 
 class SparkConnection:
     """A lake's tables as Spark views, queried like a DuckDB connection (module doc)."""
-
-    engine = "spark"
 
     def __init__(self, spark: SparkSession) -> None:
         self.spark = spark

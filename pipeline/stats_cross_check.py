@@ -8,10 +8,16 @@ decks (faction, deck name and id live there; the result on the seat). The Wilson
 textbook p-form, (p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n), not the SQL's k-form,
 so a slip in either shows. Definitions shared with the SQL: a draw counts as not a win; mirror
 matches leave the win rates and are counted apart; "drawn" means ever in hand.
+
+`run_all(read_lake(lake, SUITE_COLUMNS), game)` is a game's whole suite (metrics.suite) this
+way, read from the lake's Parquet files with pandas alone: what the scale benchmark times
+beside DuckDB and Spark. A suite model without a reference here is refused by name.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+import time
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -47,6 +53,15 @@ CARD_USAGE_COLUMNS: dict[str, list[str]] = {
     "card_events": ["match_id", "seat", "card", "kind", "turn"],
 }
 """What card_usage reads of each table (the partition keys come from the file paths)."""
+SUITE_COLUMNS: dict[str, list[str]] = {
+    "matches": ["match_id", "format", "started_at", "ruleset", "ruleset_version", "is_draw",
+                "turns"],
+    "seats": ["match_id", "seat", "result", "is_first"],
+    "decks": ["match_id", "seat", "deck_id", "deck_name", "faction"],
+    "deck_cards": ["match_id", "seat", "deck_id", "card", "card_name", "section", "copies"],
+    "card_events": ["match_id", "seat", "card", "kind", "turn"],
+}
+"""What the models of REFERENCE read of each table, all of them together."""
 
 
 def read_lake(lake: Lake, columns: Mapping[str, list[str]] = CARD_USAGE_COLUMNS
@@ -455,3 +470,33 @@ REFERENCE = {"card_usage": card_usage, "matchups": matchups, "first_player": fir
              "faction_win_rates": faction_win_rates, "deck_archetypes": deck_archetypes,
              "coverage": coverage, "archetype_win_rates": archetype_win_rates,
              "archetype_matchups": archetype_matchups}
+
+
+def suite(game: str) -> dict[str, Callable[..., pd.DataFrame]]:
+    """The reference of each model of the game's suite (metrics.suite), in its order."""
+    from pipeline import metrics
+
+    names = metrics.suite(game)
+    missing = [name for name in names if name not in REFERENCE]
+    if missing:
+        raise KeyError(f"no pandas reference for {', '.join(missing)} of {game}'s suite: "
+                       "write one in pipeline/stats_cross_check.py, from the model's header")
+    return {name: REFERENCE[name] for name in names}
+
+
+def run_all(facts: Facts, game: str, format: str | None = None, date_from: date | None = None,
+            date_to: date | None = None, min_sample: int = 0,
+            seconds: dict[str, float] | None = None) -> dict[str, pd.DataFrame]:
+    """metrics.run_all from the same facts: the game's suite for one scope, in its order (a
+    model without a sample threshold, as coverage, takes no min_sample). `seconds`, if given,
+    receives each model's wall-clock time."""
+    scope = {"format": format, "date_from": date_from, "date_to": date_to,
+             "min_sample": min_sample}
+    results = {}
+    for name, model in suite(game).items():
+        takes = inspect.signature(model).parameters
+        started = time.perf_counter()
+        results[name] = model(facts, game, **{k: v for k, v in scope.items() if k in takes})
+        if seconds is not None:
+            seconds[name] = time.perf_counter() - started
+    return results

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from engine.charges import ChargeTable as NeutralTable
 from engine.decklist import load_decklist
 from engine.eredan.cards import DATA_DIR, GUILDS, Card, Catalog, Character, load_catalog
 from engine.eredan.charges import ChargeTable, admits, catalog_table, deck_charge
@@ -34,11 +35,12 @@ FORMAT = "standard"
 
 
 def build_deck(archetype: str, rng: random.Random, name: str = "", *,
-               catalog: Catalog | None = None, charges: ChargeTable | None = None) -> DeckList:
+               catalog: Catalog | None = None, charges: NeutralTable | None = None) -> DeckList:
     """A legal standard-format deck of `archetype`, varied by `rng`, deterministic for a given
     rng state.
 
-    charges: the table in force (a season's epoch, CH-2.2, its cap in `cap`): copies of the
+    charges: the table in force (a season's epoch, CH-2.2, its cap in `cap`; a game-neutral
+    engine.charges.ChargeTable, as the simulator's SeasonCharges gives it): copies of the
     dearest cards are swapped for cheaper ones of the pool until the deck fits (ER-3.3), so the
     meta follows the charges. None: the catalog's latest table, copies only dropped."""
     if archetype not in ARCHETYPES:
@@ -51,7 +53,7 @@ def build_deck(archetype: str, rng: random.Random, name: str = "", *,
         table = catalog_table(catalog.charge_versions[-1], catalog)
         _under_cap(characters, copies, table, catalog)
     else:
-        table = charges
+        table = ChargeTable.of(charges)
         _swap_under_cap(characters, pool, copies, table, catalog, rng)
     deck = DeckList(name=name or archetype, sections={
         "characters": [DeckEntry(card=c.id, count=1) for c in characters],

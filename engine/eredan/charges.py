@@ -4,7 +4,9 @@ The engine never reads the lake: whoever starts or verifies a match hands it the
 at the match's start (the lake's pipeline.charges computes them per epoch, CH-2.2), either to
 `setup(header, charges=table)` or once to `EredanRules(charge_tables=provider)`. Without a table
 the cap is not checked. The catalog also carries per-version charges, used by tests and as the
-initial tables (`catalog_table`).
+initial tables (`catalog_table`). ChargeTable is the game-neutral engine.charges.ChargeTable with
+Eredan's evolutions (CH-2.10); `ChargeTable.of` reads a neutral one (the simulator's
+SeasonCharges hands the deck builder those).
 
 Wiring, on the lake's side (engine code never imports the pipeline): the game's registration
 (engine/eredan/game.py) names pipeline.charges.eredan_cards as its "cards" layer, which builds
@@ -21,22 +23,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-import msgspec
-
+from engine import charges
 from engine.eredan.cards import Card, Catalog, Character, Format, load_catalog
 from events.base import Header
 
 
-class ChargeTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The charge of each card in one table version (an epoch of the format, CH-3.1).
+class ChargeTable(charges.ChargeTable, frozen=True, forbid_unknown_fields=True):
+    """The charge of each card in one table version (an epoch of the format, CH-3.1), the
+    game-neutral engine.charges.ChargeTable read in Eredan's words.
 
     `charges` maps card IDs to charges; an evolution without an entry of its own takes the
-    charge of another level of its family (CH-2.10); a card in neither counts 0 (CH-2.2)."""
+    charge of another level of its family (CH-2.10); a card in neither counts 0 (CH-2.2). `cap`
+    None: the format's own (data/eredan/cards.toml [[formats]]). Every section is charged
+    (ER-3.3: every card, the characters included)."""
 
-    version: str
-    charges: dict[str, int]
-    cap: int | None = None
-    """The cap to check against; None: the format's own (data/eredan/cards.toml [[formats]])."""
+    @classmethod
+    def of(cls, table: charges.ChargeTable) -> ChargeTable:
+        """A game-neutral table (the simulator's SeasonCharges, the lake's) as Eredan's."""
+        if isinstance(table, cls):
+            return table
+        return cls(version=table.version, charges=dict(table.charges), cap=table.cap,
+                   sections=table.sections)
 
     def charge(self, card: Card | Character, catalog: Catalog) -> int:
         found = self.charges.get(card.id)

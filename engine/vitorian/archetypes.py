@@ -9,15 +9,19 @@ generator:
 - "<colour>-rush"  low curve: no Elites, more copies of cheap units and Orders.
 
 Either may add one Gold or Gray Field Condition (VW-3.6) and picks its own Convoy [P]/[S] mix.
+Given the charge table in force (the simulator's SeasonCharges), a deck over the cap swaps its
+most-charged Maneuver cards for cheaper ones of its nation until it fits (CH-2.8).
 """
 from __future__ import annotations
 
 import random
 from collections import Counter
 
+from engine.charges import ChargeTable
 from engine.decklist import load_decklist
 from engine.ruleset import DeckError
 from engine.vitorian.cards import DATA_DIR, NATIONS, UTILITY, Card, Catalog, load_catalog
+from engine.vitorian.charges import deck_charge, over_cap
 from engine.vitorian.deckcheck import MANEUVER_SIZE, MANEUVER_TYPES, MAX_COPIES, check_deck, resolve
 from events.base import DeckEntry, DeckList
 
@@ -29,8 +33,13 @@ DECKS_DIR = DATA_DIR / "decks"
 
 
 def build_deck(archetype: str, rng: random.Random, name: str = "", *,
-               catalog: Catalog | None = None) -> DeckList:
-    """A legal deck of `archetype`, varied by `rng` and deterministic for a given rng state."""
+               catalog: Catalog | None = None, charges: ChargeTable | None = None) -> DeckList:
+    """A legal deck of `archetype`, varied by `rng` and deterministic for a given rng state.
+
+    charges: the table in force (a season's epoch, CH-2.2, its cap included): while the deck is
+    over the cap, a copy of its most-charged Maneuver card is swapped for a cheaper card of its
+    nation (else of a utility colour), so it stays within the cap (CH-2.8) and the meta follows
+    the charges. A deck within the cap is the one built without a table, card for card."""
     color, style = _parse(archetype)
     catalog = catalog or load_catalog()
     sovereign = _sovereign(color, catalog)
@@ -38,13 +47,22 @@ def build_deck(archetype: str, rng: random.Random, name: str = "", *,
     copies = _maneuver_copies(color, style, catalog, rng, MANEUVER_SIZE - len(field))
     for card in field:
         copies[card.id] = 1
+    defense = _resources(catalog, "protection", sovereign.sovereign_number or 0, rng)
+    convoy = _convoy(catalog, rng)
+    if charges is not None:
+        fixed = DeckList(name="", sections={"sovereign": [DeckEntry(card=sovereign.id, count=1)],
+                                            "defense": defense, "convoy": convoy})
+        _swap_under_cap(copies, _swap_pools(color, style, catalog), fixed, charges, catalog,
+                        rng)
     deck = DeckList(name=name or archetype, sections={
         "sovereign": [DeckEntry(card=sovereign.id, count=1)],
         "maneuver": _entries(copies, catalog),
-        "defense": _resources(catalog, "protection", sovereign.sovereign_number or 0, rng),
-        "convoy": _convoy(catalog, rng),
+        "defense": defense,
+        "convoy": convoy,
     })
     problems = check_deck(deck, catalog)
+    if charges is not None:
+        problems += over_cap(deck, charges, catalog)
     if problems:  # a bug in the generator or the catalog, never the caller's fault
         raise DeckError(problems)
     return deck
@@ -117,6 +135,52 @@ def _adjust(copies: dict[str, int], floor: dict[str, int], size: int, rng: rando
 def _entries(copies: dict[str, int], catalog: Catalog) -> list[DeckEntry]:
     """Entries in catalog order, so a deck reads like a list a person would write."""
     return [DeckEntry(card=c.id, count=copies[c.id]) for c in catalog.cards if c.id in copies]
+
+
+def _swap_pools(color: str, style: str, catalog: Catalog) -> tuple[list[Card], list[Card]]:
+    """The cards a swap may bring in, the nation's first, then the utility colours' (VW-3.7):
+    the style's Maneuver pool, Field Conditions left out (at most one, VW-3.6)."""
+    return (_maneuver_pool([c for c in catalog.cards if c.color == color], style),
+            _maneuver_pool([c for c in catalog.cards if c.color in UTILITY], style))
+
+
+def _swap_under_cap(copies: dict[str, int], pools: tuple[list[Card], list[Card]],
+                    fixed: DeckList, table: ChargeTable, catalog: Catalog,
+                    rng: random.Random) -> None:
+    """CH-2.8: while the deck's charge is over the cap, one copy of the dearest Maneuver card
+    (ties: the highest id) out, one copy of a cheaper card with room under VW-3.5 in, one of the
+    cheapest of the first pool that has any, chosen by `rng`; the Maneuver Deck keeps its 50
+    cards (VW-3.3). Every swap lowers the charge, so it ends; with no cheaper card left the deck
+    cannot fit, and says so."""
+    if table.cap is None or not table.charges_section("maneuver"):
+        return
+    price = table.charges.get
+    total = deck_charge(fixed, table, catalog)[0] + sum(price(i, 0) * n for i, n in copies.items())
+    while total > table.cap:
+        dear = max(copies, key=lambda i: (price(i, 0), i))
+        pick = _cheaper(copies, pools, price(dear, 0), table, rng)
+        if pick is None:
+            why = (f"no deck of this archetype fits the cap {table.cap} of table "
+                   f"{table.version}: its charge stays at {total}")
+            raise DeckError([("CH-2.8", why)])
+        copies[dear] -= 1
+        if not copies[dear]:
+            del copies[dear]
+        copies[pick] = copies.get(pick, 0) + 1
+        total += price(pick, 0) - price(dear, 0)
+
+
+def _cheaper(copies: dict[str, int], pools: tuple[list[Card], list[Card]], below: int,
+             table: ChargeTable, rng: random.Random) -> str | None:
+    """One of the cheapest cards charged under `below` with a copy to spare (VW-3.5), from the
+    first pool that has one; None when neither has."""
+    for pool in pools:
+        room = [c.id for c in pool if table.charges.get(c.id, 0) < below
+                and copies.get(c.id, 0) < MAX_COPIES]
+        if room:
+            low = min(table.charges.get(i, 0) for i in room)
+            return rng.choice([i for i in room if table.charges.get(i, 0) == low])
+    return None
 
 
 def _resources(catalog: Catalog, kind: str, count: int, rng: random.Random) -> list[DeckEntry]:

@@ -262,7 +262,7 @@ def charges(monkeypatch, tmp_path):
     """`postgame charges` over the red-starter season of tests/pipeline/test_charges.py."""
     from tests.pipeline.test_charges import red_lake
 
-    monkeypatch.setattr(charges_command, "connect_lake", lambda root: red_lake())
+    monkeypatch.setattr(charges_command, "connect_lake", lambda root, args=None: red_lake())
 
     def call(capsys, *argv):
         return run(capsys, "charges", "--lake", tmp_path, "--game", "vitorian", *argv)

@@ -38,7 +38,7 @@ def red_with(tmp_path: Path, old: str, new: str) -> Path:
 def lake(monkeypatch, tmp_path):
     """A lake folder whose connection is the red-starter season (epoch 1: every card at 17)."""
     monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setattr(charges_command, "connect_lake", lambda root: red_lake())
+    monkeypatch.setattr(charges_command, "connect_lake", lambda root, args=None: red_lake())
     return tmp_path
 
 

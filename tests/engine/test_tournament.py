@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import date
 from itertools import pairwise
 from pathlib import Path
@@ -100,6 +101,32 @@ def test_worker_count_does_not_change_a_byte(tmp_path, log_module):
     files = sorted(p.relative_to(one) for p in one.rglob("*.pglog"))
     assert files == sorted(p.relative_to(four) for p in four.rglob("*.pglog"))
     assert all((one / f).read_bytes() == (four / f).read_bytes() for f in files)
+
+
+@pytest.mark.parametrize("game, players", [("toy", 7), ("vitorian", 8)])
+def test_a_season_in_parts_is_the_season_at_once(tmp_path, monkeypatch, game, players):
+    """Two parts (first = 0 and 2) write the logs of the four tournaments run at once, byte for
+    byte: ids, seeds and dates go on, and Vitorian's decks follow the charge tables that the
+    tournaments before a part shaped (under a cap of 100 the builder must mind them)."""
+    import msgspec
+
+    from engine import tournament
+    from engine.charges import ChargeFormats, load_formats
+
+    tight = msgspec.structs.replace(load_formats().settings("vitorian", "standard"), cap=100)
+    formats = ChargeFormats(games={"vitorian": {"standard": tight}})
+    monkeypatch.setattr(tournament, "load_formats", lambda: formats)
+    whole, parts = tmp_path / "whole", tmp_path / "parts"
+    cfg = config(whole, game=game, players=players, rounds=2, tournaments=4)
+    at_once = [(t.id, t.date) for t in run_season(cfg)]
+    in_parts = [(t.id, t.date) for first in (0, 2)
+                for t in run_season(replace(cfg, out=parts, tournaments=2, first=first))]
+    assert in_parts == at_once and len(set(at_once)) == 4
+    files = sorted(p.relative_to(whole) for p in whole.rglob("*.pglog"))
+    assert files == sorted(p.relative_to(parts) for p in parts.rglob("*.pglog"))
+    assert all((whole / f).read_bytes() == (parts / f).read_bytes() for f in files)
+    with pytest.raises(ValueError, match="999"):
+        run_season(replace(cfg, first=997))
 
 
 def _strip_paths(data):

@@ -1,6 +1,7 @@
-"""The Eredan charge cap of logged matches (ER-2.13, ER-3.3, ER-3.6) in `postgame ingest` and
-`postgame verify`: each deck against the charge table in force at its match's start, computed
-from the lake's tournaments (charges.md CH-2.2), the batch's own earlier epochs included.
+"""The charge cap of logged matches in `postgame ingest` and `postgame verify`, Eredan's
+(ER-2.13, ER-3.3, ER-3.6) and Vitorian Wars' (CH-2.8): each deck against the charge table in
+force at its match's start, computed from the lake's tournaments (charges.md CH-2.2), the
+batch's own earlier epochs included.
 
 The season: 2 tournaments of 8 players, 1 round (8 matches, epoch 0, all-zero table). Its 16
 registered decks make the table of epoch 1, under which several of them are over 500: played
@@ -303,24 +304,60 @@ def test_verify_without_a_lake_says_the_cap_was_not_checked(season, over_cap, ca
     assert report["notices"] == [notice, unsigned]
 
 
-def test_verify_says_the_vitorian_cap_is_not_checked_by_its_rules(copy_logs, capsys, tmp_path):
-    """CH-2.8 holds Vitorian standard decks to a cap too, but its rules do not check it yet:
-    verify says so rather than passing the logs in silence, with or without a lake."""
+def test_verify_checks_the_vitorian_cap_CH_2_8_against_a_lake(copy_logs, capsys, tmp_path):
+    """CH-2.8 holds Vitorian standard decks to a cap, checked by its rules: without a lake verify
+    says it had no tables to check them against; with one, nothing goes unchecked."""
     logs = copy_logs(2)
-    for extra in ((), ("--lake", tmp_path)):
-        code, _, err = verify(capsys, *logs, *extra)
-        assert code == 0
-        assert ("notice: CH-2.8 (charge cap) was not checked for 2 vitorian logs: the vitorian "
-                "rules do not check it yet") in err
+    code, _, err = verify(capsys, *logs)
+    assert code == 0
+    assert ("notice: CH-2.8 (charge cap) was not checked for 2 vitorian logs: no charge tables "
+            "were given; add --lake DIR") in err
+    code, out, err = verify(capsys, *logs, "--lake", tmp_path, "--json")
+    report = json.loads(out)
+    assert code == 0 and not any("CH-2.8" in notice for notice in report["notices"])
+    assert {log["charge_table"] for log in report["logs"]} == {"epoch-0"}
 
 
-def test_ingest_says_the_vitorian_cap_is_not_checked_by_its_rules(copy_logs, tmp_path):
+def test_ingest_checks_the_vitorian_cap_CH_2_8(copy_logs, tmp_path):
+    report = ingest(copy_logs(3), Lake(tmp_path / "lake"))
+    assert report.ingested == 3 and not report.quarantined
+    assert report.notices == [] and report.to_json()["notices"] == []
+
+
+def test_ingest_says_when_a_game_s_rules_do_not_check_its_cap(copy_logs, tmp_path, monkeypatch):
+    """A game whose format has charges but whose rules supply no cap check (none today) is
+    not passed in silence: the report says for how many logs CH-2.8 went unchecked."""
+    monkeypatch.setattr("pipeline.ingest.checks_cap", lambda game: False)
     report = ingest(copy_logs(3), Lake(tmp_path / "lake"))
     assert report.ingested == 3 and not report.quarantined
     assert report.notices == [
         ("CH-2.8 (charge cap) was not checked for 3 vitorian logs: the vitorian rules do not "
          "check it yet (postgame charges --deck checks one deck)")]
     assert report.to_json()["notices"] == report.notices
+
+
+def test_a_vitorian_deck_over_the_cap_is_quarantined_as_CH_2_8(copy_logs, tmp_path):
+    """CH-2.2, CH-2.8: an initial table charging 25 for every card of one Vitorian deck's
+    Sovereign and Maneuver Deck (51 cards, 1275 > 500) quarantines that deck's matches at the
+    header, naming the seat, the charge, the cap, the table and the top contributors; Convoy and
+    Defense Pile cards are not charged (formats.toml `sections`)."""
+    logs = copy_logs(8)
+    header = read_log(logs[0]).header
+    deck = header.seats[0].setup
+    charged = {e.card for section in ("sovereign", "maneuver") for e in deck.section(section)}
+    formats = ch.parse_formats(
+        '[vitorian.standard]\nsections = ["sovereign", "maneuver"]\nscale = 25\n'
+        "max_charge = 25\ncap = 500\n[vitorian.standard.initial]\n"
+        + "".join(f'"{card}" = 25\n' for card in sorted(charged)))
+    report = ingest(logs, Lake(tmp_path / "lake"), charge_formats=formats)
+    offenders = {q.match_id: q for q in report.quarantined}
+    assert header.match_id in offenders and report.ingested == 8 - len(offenders)
+    assert {(q.rule, q.seq) for q in offenders.values()} == {("CH-2.8", 0)}
+    reason = offenders[header.match_id].reason
+    player = header.seats[0].player
+    assert reason.startswith(f"seat 0 ({player}): deck charge 1275 exceeds 500 in table "
+                             "epoch-0 (top: ")
+    assert reason.count("x25=") >= 3
 
 
 def test_verify_help_teaches_the_lake_option(capsys):

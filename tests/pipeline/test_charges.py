@@ -678,7 +678,7 @@ def test_the_computation_matches_the_reference_on_the_fixture_lake(fixture_lake)
 def lake_cli(monkeypatch, tmp_path):
     """`postgame charges` over the red-starter season (the lake reader replaced by it)."""
     monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setattr(charges_command, "connect_lake", lambda root: red_lake())
+    monkeypatch.setattr(charges_command, "connect_lake", lambda root, args=None: red_lake())
 
     def run(capsys, *argv: object) -> tuple[int, str, str]:
         code = cli.main(["charges", "--lake", str(tmp_path), "--game", "vitorian",
@@ -742,7 +742,7 @@ def test_cli_missing_lake_and_empty_game(capsys, monkeypatch, tmp_path):
     code = cli.main(["charges", "--lake", str(tmp_path / "nope"), "--game", "vitorian"])
     assert code == 2 and "no such lake folder" in capsys.readouterr().err
     empty = connect(Tour("er-01", day(0), decks("a", 2)), game="eredan")
-    monkeypatch.setattr(charges_command, "connect_lake", lambda root: empty)
+    monkeypatch.setattr(charges_command, "connect_lake", lambda root, args=None: empty)
     code = cli.main(["charges", "--lake", str(tmp_path), "--game", "vitorian"])
     assert code == 2 and "no tournaments of vitorian" in capsys.readouterr().err
 

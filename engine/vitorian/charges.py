@@ -1,0 +1,92 @@
+"""The Vitorian Wars charge cap (charges.md CH-2.8): a deck's charge under the table in force,
+and the check of a logged match's decks against it.
+
+The Vitorian rules (vitorian-wars.md) know nothing of charges: charges.md extends Eredan's to
+Vitorian Wars, with a cap of 500 on a 25-point scale (CH-2.6). A deck's charge is every copy of
+every card of the charged sections (data/charges/formats.toml `sections`: the Sovereign, a card
+too, CH-2.3, and the Maneuver Deck), each at its charge in the table (0 when not listed, CH-2.2).
+The Convoy and the Defense Pile are left out there because their resource cards are generic and
+mandatory in every deck (VW-3.8 - VW-3.11). There are no evolutions: each card is its own base.
+
+The table is the game-neutral engine.charges.ChargeTable, handed in by whoever knows the epoch
+(the engine never reads the lake): the lake's pipeline.charges.MatchCharges checks logged matches
+after the fact (`postgame ingest`, `postgame verify --lake`), and the simulator's deck builder
+(engine.vitorian.archetypes, charges=) keeps its decks within the cap before they are played.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.charges import ChargeTable
+from engine.vitorian.cards import Catalog, load_catalog
+from engine.vitorian.deckcheck import resolve
+from events.base import DeckList, Header
+
+RULE = "CH-2.8"
+TOP = 3
+"""The contributors a problem names."""
+Problem = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One card's part of a deck's charge (CH-3.2)."""
+
+    card: str
+    name: str
+    copies: int
+    charge: int
+
+    @property
+    def amount(self) -> int:
+        return self.copies * self.charge
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.copies}x{self.charge}={self.amount}"
+
+
+def deck_charge(deck: DeckList, table: ChargeTable, catalog: Catalog | None = None
+                ) -> tuple[int, list[Contribution]]:
+    """CH-2.8: the deck's charge (every copy of every card of the charged sections, the
+    Sovereign included) and each card's contribution, largest first (ties by card id)."""
+    catalog = catalog or load_catalog()
+    copies: dict[str, int] = {}
+    for section, entries in resolve(deck, catalog).sections.items():
+        if table.charges_section(section):
+            for entry in entries:
+                copies[entry.card] = copies.get(entry.card, 0) + max(entry.count, 0)
+    parts = [Contribution(card, _name(card, catalog), count, table.charges.get(card, 0))
+             for card, count in copies.items() if count]
+    parts.sort(key=lambda part: (-part.amount, -part.charge, part.card))
+    return sum(part.amount for part in parts), parts
+
+
+def over_cap(deck: DeckList, table: ChargeTable, catalog: Catalog | None = None
+             ) -> list[Problem]:
+    """CH-2.8 for one deck: [] within the cap (or a table without one), else the deck charge,
+    the cap and the table, naming the top contributors so the designer knows what to cut."""
+    if table.cap is None:
+        return []
+    total, parts = deck_charge(deck, table, catalog)
+    if total <= table.cap:
+        return []
+    top = ", ".join(str(part) for part in parts[:TOP] if part.amount)
+    why = f"deck charge {total} exceeds {table.cap} in table {table.version} (top: {top})"
+    return [(RULE, why)]
+
+
+def cap_problems(header: Header, table: ChargeTable, catalog: Catalog | None = None
+                 ) -> list[Problem]:
+    """CH-2.8: each seat's deck over the cap of `table`, the table in force when the match
+    starts, worded per seat ("seat 0 (Ada): deck charge 520 exceeds 500 in table epoch-3 (top:
+    ...)"). Only the cap: the other deck rules are setup's (VW-3.17)."""
+    catalog = catalog or load_catalog()
+    return [(rule, f"seat {seat.seat} ({seat.player}): {why}")
+            for seat in sorted(header.seats, key=lambda s: s.seat)
+            if isinstance(seat.setup, DeckList)
+            for rule, why in over_cap(seat.setup, table, catalog)]
+
+
+def _name(card: str, catalog: Catalog) -> str:
+    found = catalog.by_id.get(card)
+    return found.name if found else card
