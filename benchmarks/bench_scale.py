@@ -26,7 +26,7 @@ Python workers included). Per chunk, in order:
   ingest has: the floor of what verification costs, no facts and no lake;
 - ingest: pipeline.ingest.ingest(chunk, lake, workers=--workers, batch_size=--batch-size,
   audit=False) into one lake, chunk after chunk, so memory is bounded by the batch, the DuckDB
-  suite timed on the lake after each chunk (best of 2: how its time grows with the lake); then
+  suite timed on the lake after up to 10 of them (best of 2: how its time grows); then
   the same ingest with engine="spark", master="local[2]" into a second lake (skipped, saying
   why, when that engine or Spark is not there). Rates are over ingest's own seconds (Spark's
   start-up excluded, printed beside).
@@ -77,6 +77,9 @@ MILLION = 1_000_000
 SPARK_MASTER = "local[2]"
 SUITE_GOAL_S, PANDAS_GOAL_X, INGEST_GOAL = 5.0, 10.0, 100_000
 FLAT_SHARE, FLAT_MB = 0.05, 16.0
+SUITE_POINTS = 10
+"""Lake sizes (chunks, evenly spread, the last among them) after which the DuckDB suite is
+timed: the curve that says how its time grows with the lake."""
 OUT = sys.stdout
 
 
@@ -439,11 +442,11 @@ def pandas_suite(lake: str, repeat: int) -> dict[str, Any]:
 
 def chunked(label: str, plan: Plan, step: Callable[..., dict[str, Any]],
             args_of: Callable[[int], tuple[Any, ...]], count: str,
-            after: Callable[[], dict[str, Any]] | None = None,
+            after: Callable[[int], dict[str, Any]] | None = None,
             run: Callable[..., dict[str, Any]] = in_child) -> list[dict[str, Any]]:
     """The step run on each chunk, each in its own child (by `run`); `count` names what its
-    rate counts, after() adds to each chunk's row. A chunk's `before`: the season's matches
-    in the chunks before it."""
+    rate counts, after(index) adds to each chunk's row. A chunk's `before`: the season's
+    matches in the chunks before it."""
     rows = []
     chunks = plan.chunks()
     for index, (first, _) in enumerate(chunks):
@@ -463,7 +466,7 @@ def chunked(label: str, plan: Plan, step: Callable[..., dict[str, Any]],
         if row.get("quarantined"):
             say(f"  WARNING: {row['quarantined']} logs quarantined")
         if after:
-            row |= after()
+            row |= after(index)
     return rows
 
 
@@ -510,8 +513,12 @@ def run_ingests(work: Path, plan: Plan, args: argparse.Namespace) -> dict[str, A
     out: dict[str, Any] = {"baseline": chunked(
         "baseline", plan, baseline_chunk, lambda i: (folder(i), args.workers), "events")}
     lake = str(work / "lake")
+    count = len(plan.chunks())
+    timed_after = {round(i * (count - 1) / (SUITE_POINTS - 1)) for i in range(SUITE_POINTS)}
 
-    def suite_now() -> dict[str, Any]:
+    def suite_now(index: int) -> dict[str, Any]:
+        if index not in timed_after:
+            return {}
         point = in_child(suite_point, lake)
         say(f"  DuckDB suite on the lake so far: {point['suite_s']:.2f} s")
         return {"suite_s": point["suite_s"], "suite_tree_mb": point["tree_mb"]}
