@@ -6,6 +6,7 @@ and the metrics suite on DuckDB, Spark and pandas, each with its peak memory, in
     .venv/bin/python benchmarks/bench_scale.py --matches 20000 --chunk 2048
     .venv/bin/python benchmarks/bench_scale.py --matches 50000 --chunk 5120 --keep /tmp/s50k
     .venv/bin/python benchmarks/bench_scale.py --reuse /tmp/s50k --json   # later steps only
+    .venv/bin/python benchmarks/bench_scale.py --keep /tmp/s1m --simulate-only   # season only
 
 The season: Swiss tournaments of --players 256 and --rounds 8 (1,024 matches each, so that a
 million fit the 999 tournament ids of one season), simulated --chunk matches at a time, whole
@@ -26,10 +27,10 @@ Python workers included). Per chunk, in order:
   ingest has: the floor of what verification costs, no facts and no lake;
 - ingest: pipeline.ingest.ingest(chunk, lake, workers=--workers, batch_size=--batch-size,
   audit=False) into one lake, chunk after chunk, so memory is bounded by the batch, the DuckDB
-  suite timed on the lake after up to 10 of them (best of 2: how its time grows); then
+  suite timed on the lake after --suite-points of them (best of 2: how its time grows); then
   the same ingest with engine="spark", master="local[2]" into a second lake (skipped, saying
-  why, when that engine or Spark is not there). Rates are over ingest's own seconds (Spark's
-  start-up excluded, printed beside).
+  why, when that engine or Spark is not there; --spark-chunks N: the first N chunks only).
+  Rates are over ingest's own seconds (Spark's start-up excluded, printed beside).
 Then, on the whole lake, best of --repeat runs each, each from a cold archetype cache (as a new
 report process has it): the game's suite (metrics.run_all) on DuckDB, on Spark
 (SparkConnection.over, local[2]; session start-up excluded) and in plain pandas
@@ -67,7 +68,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,12 @@ class Plan:
         """(first tournament, tournaments) of each chunk."""
         return [(first, min(self.per_chunk, self.tournaments - first))
                 for first in range(0, self.tournaments, self.per_chunk)]
+
+    def first_chunks(self, count: int | None) -> Plan:
+        """The season of its first `count` chunks (None: all of it)."""
+        if count is None:
+            return self
+        return replace(self, tournaments=min(self.tournaments, max(1, count) * self.per_chunk))
 
 
 def make_plan(matches: int, chunk: int, players: int, rounds: int, seed: int) -> Plan:
@@ -317,13 +324,9 @@ def baseline_chunk(folder: str, workers: int) -> dict[str, Any]:
 
 def spark_memory(memory: str | None) -> None:
     """Spark's driver memory (local mode runs every task in the driver's JVM), before the JVM
-    starts; the rest of the launch as pipeline.spark.session sets it. None: Spark's default."""
+    starts (pipeline.spark.local_driver_memory). None: pipeline.spark's default."""
     if memory:
-        from pipeline.spark import LOG4J
-
-        os.environ["PYSPARK_SUBMIT_ARGS"] = (f"--driver-memory {memory} --driver-java-options "
-                                             f"-Dlog4j.configurationFile=file:{LOG4J} "
-                                             "pyspark-shell")
+        os.environ["POSTGAME_SPARK_DRIVER_MEMORY"] = memory
 
 
 def ingest_chunk(folder: str, lake: str, workers: int, batch: int, spark: bool,
@@ -514,7 +517,8 @@ def run_ingests(work: Path, plan: Plan, args: argparse.Namespace) -> dict[str, A
         "baseline", plan, baseline_chunk, lambda i: (folder(i), args.workers), "events")}
     lake = str(work / "lake")
     count = len(plan.chunks())
-    timed_after = {round(i * (count - 1) / (SUITE_POINTS - 1)) for i in range(SUITE_POINTS)}
+    points = max(2, args.suite_points)
+    timed_after = {round(i * (count - 1) / (points - 1)) for i in range(points)}
 
     def suite_now(index: int) -> dict[str, Any]:
         if index not in timed_after:
@@ -529,7 +533,8 @@ def run_ingests(work: Path, plan: Plan, args: argparse.Namespace) -> dict[str, A
         say(f"ingest on Spark: SKIPPED, {missing}")
         out["ingest_spark"] = [{"skipped": missing}]
     else:
-        out["ingest_spark"] = chunked("ingest on Spark", plan, ingest_chunk, lambda i: (
+        out["ingest_spark"] = chunked("ingest on Spark", plan.first_chunks(args.spark_chunks),
+                                      ingest_chunk, lambda i: (
             folder(i), str(work / "lake-spark"), args.workers, args.batch_size, True,
             args.spark_memory), "events", run=in_child_or_skip)
     return out
@@ -892,14 +897,24 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--pandas-max-mb", type=float, default=0.75 * memory,
                         help="stop pandas past this much memory (default 3/4 of the machine's)")
     parser.add_argument("--spark-memory", help="Spark's driver memory, e.g. 4g (default: "
-                        "Spark's own, 1g, as pipeline.spark leaves it)")
+                        "pipeline.spark's, a quarter of the machine's)")
+    parser.add_argument("--spark-chunks", type=int, help="ingest on Spark the first N chunks "
+                        "only (default: all; its rate and memory are per chunk)")
+    parser.add_argument("--suite-points", type=int, default=SUITE_POINTS,
+                        help=f"time the DuckDB suite after this many evenly spread chunks "
+                        f"(default {SUITE_POINTS})")
     parser.add_argument("--no-spark", action="store_true", help="skip both Spark steps")
     parser.add_argument("--no-pandas", action="store_true", help="skip the pandas suite")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--keep", type=Path, help="build the season and lakes here and keep them")
     where.add_argument("--reuse", type=Path, help="measure again on the season of --keep DIR")
+    parser.add_argument("--simulate-only", action="store_true",
+                        help="with --keep: build the season and stop (measure it later with "
+                        "--reuse)")
     parser.add_argument("--json", action="store_true", help="the figures as JSON on stdout")
     args = parser.parse_args()
+    if args.simulate_only and not args.keep:
+        parser.error("--simulate-only needs --keep DIR: the season is kept there for --reuse")
     args.pandas_repeat = args.pandas_repeat or args.repeat
     return args
 
@@ -912,6 +927,9 @@ def main() -> None:
                                "workers": args.workers, "batch_size": args.batch_size}
     with workspace(args) as work:
         plan, results["simulate"] = prepare_season(work, args)
+        if args.simulate_only:
+            say(f"season kept in {work}: measure it with --reuse {work}")
+            return
         results["plan"] = asdict(plan) | {"matches": plan.matches}
         results |= run_ingests(work, plan, args)
         results["metrics"] = run_metrics(work / "lake", args)

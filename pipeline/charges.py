@@ -175,7 +175,7 @@ def vitorian_cards() -> GameCards:
     return GameCards(resolve=lambda deck: resolve(deck, catalog),
                      in_pool=lambda fmt, card: card in catalog.by_id, card_name=name,
                      cap_problems=lambda header, table: cap_problems(
-                         header, table.rules_table(), catalog),
+                         header, table.rules_table, catalog),
                      cap_rule="CH-2.8")
 
 
@@ -206,7 +206,7 @@ def eredan_cap_problems(header: Header, table: TableInForce, catalog: Any = None
     as the engine's ChargeTable (engine/eredan/charges.py shows the wiring)."""
     from engine.eredan.charges import ChargeTable, cap_problems
 
-    return cap_problems(header, ChargeTable.of(table.rules_table()), catalog)
+    return cap_problems(header, ChargeTable.of(table.rules_table), catalog)
 
 
 def game_cards(game: str) -> GameCards:
@@ -708,8 +708,9 @@ class TableInForce:
         """The table's version as the engine records it (the simulator's SeasonCharges too)."""
         return f"epoch-{self.epoch}"
 
+    @cached_property
     def rules_table(self) -> ChargeTable:
-        """The table as the games' rules take it (engine.charges.ChargeTable)."""
+        """The table as the games' rules take it (engine.charges.ChargeTable), built once."""
         return ChargeTable(version=self.version, charges=dict(self.charges), cap=self.cap,
                            sections=self.sections)
 

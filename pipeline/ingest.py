@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -59,6 +60,7 @@ from pipeline.charges import (
     load_formats,
 )
 from pipeline.facts import LogMeta, NoExtractor, Rows, Unfinished, extractor_for
+from pipeline.known import Digests, Seen
 from pipeline.lake import Lake, view_sql
 from pipeline.lake_layout import PARTITION_KEYS, PartKey, file_schema, new_batch_id
 from pipeline.lake_writer import RETAIN_S, LakeWriter
@@ -81,7 +83,7 @@ Progress = Callable[[int, int], None]
 """progress(logs done, logs in all)."""
 RunChunks = Callable[[Iterable["ChunkTask"]], Iterator["ChunkResult"]]
 """Runs chunks, giving their results in task order."""
-ChunkRunner = Callable[[frozenset[str], "bytes | None"], AbstractContextManager[RunChunks]]
+ChunkRunner = Callable[[Digests, "bytes | None"], AbstractContextManager[RunChunks]]
 """runner(known hashes, signing key): a context in which chunks run (see runner_for)."""
 
 
@@ -228,27 +230,6 @@ def find_logs(paths: Iterable[str | Path]) -> list[Path]:
 
 # The parent: batches, decisions, commits -----------------------------------------------------
 
-@dataclass
-class Seen:
-    """What the lake (and this run so far) already holds: match id -> hash, and every hash."""
-
-    ingested: dict[str, str]
-    hashes: set[str]
-
-    @classmethod
-    def of(cls, writer: LakeWriter) -> Seen:
-        """Read from the manifest the writer holds, under its lock: a concurrent ingest has
-        either committed before it (and is seen) or waits until this one is done."""
-        con = writer.lake.connect(writer.manifest)
-        try:
-            ingested = dict(con.execute("SELECT match_id, content_hash FROM matches").fetchall())
-            hashes = {h for (h,) in con.execute(
-                "SELECT content_hash FROM quarantine WHERE content_hash IS NOT NULL").fetchall()}
-        finally:
-            con.close()
-        return cls(ingested, hashes | set(ingested.values()))
-
-
 def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
            batch_size: int = DEFAULT_BATCH, progress: Progress | None = None,
            retain_s: float = RETAIN_S, audit: bool = True,
@@ -273,8 +254,11 @@ def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
     start = time.perf_counter()
     with lake.writer(retain_s) as writer:
         report.strays = list(writer.strays)
-        seen, epochs = Seen.of(writer), EpochCache(lake, enabled=CACHE_EPOCHS)
-        with runner(frozenset(seen.hashes), key) as run_chunks:
+        # under the writer's lock: a concurrent ingest has either committed before (and is
+        # seen) or waits until this one is done
+        seen = Seen.of(lambda: writer.lake.connect(writer.manifest))
+        epochs = EpochCache(lake, enabled=CACHE_EPOCHS)
+        with runner(seen.lake_digests, key) as run_chunks:
             pending: BatchFacts | None = None
             for result in run_chunks(plan_chunks(logs, batch_size, workers)):
                 if pending is None or pending.batch != result.batch:
@@ -353,20 +337,21 @@ def settle(outcomes: list[LogOutcome], seen: Seen, report: IngestReport,
     drop: set[int] = set()
     for index, outcome in enumerate(outcomes):
         digest, match_id = outcome.content_hash, outcome.match_id
-        if outcome.status == "skipped" or (digest is not None and digest in seen.hashes):
+        if outcome.status == "skipped" or (digest is not None and seen.known(digest)):
             report.skipped += 1
             drop.add(index)
             continue
-        if outcome.status == "ingested" and match_id in seen.ingested:
+        holder = seen.holder(match_id) if outcome.status == "ingested" and match_id else None
+        if holder is not None:
             drop.add(index)
             outcome = replace(outcome, status="quarantined", rule="DUPLICATE", seq=None,
                               reason="match id already ingested with other content "
-                                     f"(content hash {seen.ingested[match_id]} is in the lake)")
+                                     f"(content hash {holder} is in the lake)")
         if digest is not None:
-            seen.hashes.add(digest)
+            seen.saw(digest)
         if outcome.status == "ingested":
             assert match_id is not None and digest is not None
-            seen.ingested[match_id] = digest
+            seen.ingested(match_id, digest)
             report.ingested += 1
             report.events += outcome.events
             if outcome.cap_unchecked and outcome.game:
@@ -450,7 +435,7 @@ def quarantine_deck(outcome: LogOutcome, verdict: CapVerdict, facts: BatchFacts,
     """Undo the log's place among the ingested, and quarantine it at seq 0 (the header: the deck
     is checked when the match starts, ER-3.6), naming each seat over the cap."""
     assert outcome.match_id is not None
-    seen.ingested.pop(outcome.match_id, None)
+    seen.withdrawn(outcome.match_id)
     report.ingested -= 1
     report.events -= outcome.events
     rule = verdict.problems[0][0]
@@ -506,7 +491,7 @@ def quarantine_table(outcomes: list[LogOutcome], batch: str, now: datetime) -> p
 
 # Workers: read, verify, replay, extract -------------------------------------------------------
 
-_KNOWN: frozenset[str] = frozenset()
+_KNOWN: Digests = Digests(np.empty((0, 2), np.uint64))
 """Content hashes the lake held when the run began (set in each worker by init_worker)."""
 
 
@@ -514,7 +499,7 @@ _KEY: bytes | None = None
 """The raw public key every log must be signed by (ingest --key); None: not checked."""
 
 
-def init_worker(known: frozenset[str], in_pool: bool, key: bytes | None = None) -> None:
+def init_worker(known: Digests, in_pool: bool, key: bytes | None = None) -> None:
     """Set the known hashes and the signing key; a pool process also tunes its GC for good and
     watches its parent."""
     global _KNOWN, _KEY
@@ -571,7 +556,7 @@ def runner_for(engine: str, master: str | None, workers: int) -> tuple[ChunkRunn
 
 
 @contextmanager
-def chunk_runner(workers: int, known: frozenset[str], key: bytes | None = None
+def chunk_runner(workers: int, known: Digests, key: bytes | None = None
                  ) -> Iterator[RunChunks]:
     """Runs chunks in order: in this process for one worker, else over a process pool."""
     if workers <= 1:

@@ -95,7 +95,8 @@ def session(master: str | None = None) -> SparkSession:
         builder = builder.master(master)
     if master and master.startswith("local"):
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)  # what the workers start from
-        builder = (builder.config("spark.ui.enabled", "false")
+        builder = (builder.config("spark.driver.memory", local_driver_memory())
+                   .config("spark.ui.enabled", "false")
                    .config("spark.ui.showConsoleProgress", "false")
                    .config("spark.sql.shuffle.partitions", str(2 * (os.cpu_count() or 1))))
     try:
@@ -107,6 +108,18 @@ def session(master: str | None = None) -> SparkSession:
         raise SparkError(f"Spark could not start (master {master or 'of spark-submit'}): {first} "
                          f"(Spark's log: "
                          f"{SPARK_LOG})") from None
+
+
+def local_driver_memory() -> str:
+    """The JVM's heap in local mode, where the driver runs every task and holds every broadcast
+    of a metrics query: $POSTGAME_SPARK_DRIVER_MEMORY (e.g. 8g), else a quarter of this
+    machine's memory (Spark's own default, 1g, cannot broadcast the joins of a lake of a few
+    tens of thousands of matches)."""
+    chosen = os.environ.get("POSTGAME_SPARK_DRIVER_MEMORY")
+    if chosen:
+        return chosen
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return f"{max(1, total // 4 // 2**30)}g"
 
 
 @contextmanager
@@ -156,6 +169,17 @@ def table_frame(spark: SparkSession, root: Path, table: str, paths: Sequence[Pat
 
 
 # Queries -------------------------------------------------------------------------------------
+
+MEMORY_SIGNS = ("Not enough memory", "OutOfMemoryError", "Java heap space")
+
+
+def memory_hint(error: str) -> str:
+    """What to do when the JVM ran out of memory (else nothing)."""
+    if not any(sign in error for sign in MEMORY_SIGNS):
+        return ""
+    return ("; the driver ran out of memory: raise spark.driver.memory (in local mode "
+            "$POSTGAME_SPARK_DRIVER_MEMORY, e.g. 8g; by default a quarter of the machine's)")
+
 
 @lru_cache(maxsize=512)
 def to_spark_sql(sql: str) -> str:
@@ -216,14 +240,16 @@ class SparkConnection:
 
     def execute(self, sql: str, parameters: Mapping[str, Any] | None = None) -> SparkResult:
         """Run one statement of DuckDB-dialect SQL with named parameters."""
+        from py4j.protocol import Py4JJavaError
         from pyspark.errors import PySparkException
 
         try:
             frame = self.spark.sql(to_spark_sql(sql), args=dict(parameters or {}))
             return SparkResult(frame.toArrow())
-        except PySparkException as err:
+        except (PySparkException, Py4JJavaError) as err:
             first = (str(err).strip().splitlines() or [type(err).__name__])[0]
-            raise SparkError(f"Spark refused the query: {first}") from None
+            raise SparkError(f"Spark refused the query: {first}{memory_hint(str(err))}"
+                             ) from None
 
     def register(self, name: str, table: pa.Table | pd.DataFrame) -> None:
         """A temporary view of an Arrow table (or a frame), as DuckDB's register."""

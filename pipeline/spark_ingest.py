@@ -40,6 +40,7 @@ from pipeline.ingest import (
     init_worker,
     tune_gc_for_good,
 )
+from pipeline.known import Digests
 from pipeline.spark import SPARK_LOG, SparkError, session
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class SparkRunner:
         return int(self.spark.sparkContext.defaultParallelism)
 
     @contextmanager
-    def run(self, known: frozenset[str], key: bytes | None) -> Iterator[RunChunks]:
+    def run(self, known: Digests, key: bytes | None) -> Iterator[RunChunks]:
         """A context in which chunks run as Spark tasks; leaving it cancels what still runs."""
         sc = self.spark.sparkContext
         run = uuid.uuid4().hex
@@ -136,7 +137,7 @@ def task_failure(err: Exception) -> str:
     return (said or lines or [type(err).__name__])[0].strip()
 
 
-def extract_on_worker(run: str, known: Broadcast[frozenset[str]], key: bytes | None,
+def extract_on_worker(run: str, known: Broadcast[Digests], key: bytes | None,
                       task: ChunkTask) -> ChunkResult:
     """A Spark task: the chunk's outcomes and facts, as a pool worker would make them."""
     global _READY_FOR, _GC_TUNED

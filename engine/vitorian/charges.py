@@ -19,7 +19,6 @@ from dataclasses import dataclass
 
 from engine.charges import ChargeTable
 from engine.vitorian.cards import Catalog, load_catalog
-from engine.vitorian.deckcheck import resolve
 from events.base import DeckList, Header
 
 RULE = "CH-2.8"
@@ -45,18 +44,25 @@ class Contribution:
         return f"{self.name} {self.copies}x{self.charge}={self.amount}"
 
 
+def charged_copies(deck: DeckList, table: ChargeTable, catalog: Catalog) -> dict[str, int]:
+    """Copies of each card of the charged sections (CH-2.3), names resolved to card ids."""
+    copies: dict[str, int] = {}
+    for section, entries in deck.sections.items():
+        if table.charges_section(section):
+            for entry in entries:
+                found = catalog.find(entry.card.strip())
+                card = found.id if found else entry.card
+                copies[card] = copies.get(card, 0) + max(entry.count, 0)
+    return copies
+
+
 def deck_charge(deck: DeckList, table: ChargeTable, catalog: Catalog | None = None
                 ) -> tuple[int, list[Contribution]]:
     """CH-2.8: the deck's charge (every copy of every card of the charged sections, the
     Sovereign included) and each card's contribution, largest first (ties by card id)."""
     catalog = catalog or load_catalog()
-    copies: dict[str, int] = {}
-    for section, entries in resolve(deck, catalog).sections.items():
-        if table.charges_section(section):
-            for entry in entries:
-                copies[entry.card] = copies.get(entry.card, 0) + max(entry.count, 0)
     parts = [Contribution(card, _name(card, catalog), count, table.charges.get(card, 0))
-             for card, count in copies.items() if count]
+             for card, count in charged_copies(deck, table, catalog).items() if count]
     parts.sort(key=lambda part: (-part.amount, -part.charge, part.card))
     return sum(part.amount for part in parts), parts
 
@@ -64,12 +70,16 @@ def deck_charge(deck: DeckList, table: ChargeTable, catalog: Catalog | None = No
 def over_cap(deck: DeckList, table: ChargeTable, catalog: Catalog | None = None
              ) -> list[Problem]:
     """CH-2.8 for one deck: [] within the cap (or a table without one), else the deck charge,
-    the cap and the table, naming the top contributors so the designer knows what to cut."""
+    the cap and the table, naming the top contributors so the designer knows what to cut. The
+    sum comes first: the contributions are worded only for a deck over the cap."""
     if table.cap is None:
         return []
-    total, parts = deck_charge(deck, table, catalog)
-    if total <= table.cap:
+    catalog = catalog or load_catalog()
+    charges = table.charges
+    copies = charged_copies(deck, table, catalog)
+    if sum(count * charges.get(card, 0) for card, count in copies.items()) <= table.cap:
         return []
+    total, parts = deck_charge(deck, table, catalog)
     top = ", ".join(str(part) for part in parts[:TOP] if part.amount)
     why = f"deck charge {total} exceeds {table.cap} in table {table.version} (top: {top})"
     return [(RULE, why)]

@@ -1,0 +1,136 @@
+"""What a lake already holds, as ingest needs to know it: every content hash (matches and
+quarantine) and every match id, kept compact so that a run's memory does not grow with the
+lake's history.
+
+A Python set of a million hex digests and a dict of a million match ids cost about 340 bytes a
+match (in the parent, and the digests again in every worker). Here the lake's digests are one
+sorted array of raw 16-byte digests (16 bytes a log; searched by bisection, shipped to workers
+as two buffers) and its match ids one sorted array of 8-byte keys (blake2b-64 of the id): a key
+found there is confirmed against the lake, whose content hash for that id the DUPLICATE reason
+names, so a collision of keys costs a query, never a wrong verdict. What the run itself adds
+lives in a set and a dict beside them: bounded by the run, not the lake.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+import duckdb
+import numpy as np
+
+READ_ROWS = 100_000
+"""Rows read from the lake at a time while the arrays are built: the transient cost."""
+HALVES = np.dtype(">u8")
+"""A 16-byte digest read as two big-endian 64-bit halves (numpy's fixed-width bytes would drop
+a digest's trailing zero bytes)."""
+
+
+def digest_array(hexes: Iterable[str]) -> np.ndarray:
+    """Hex digests (32 characters) as an (n, 2) array of their 64-bit halves, in order."""
+    raw = b"".join(bytes.fromhex(h) for h in hexes)
+    return np.frombuffer(raw, dtype=HALVES).astype(np.uint64).reshape(-1, 2)
+
+
+def id_key(match_id: str) -> int:
+    return int.from_bytes(hashlib.blake2b(match_id.encode(), digest_size=8).digest(), "little")
+
+
+def _sorted_member(array: np.ndarray, value: int) -> bool:
+    at = int(np.searchsorted(array, np.uint64(value)))
+    return at < len(array) and int(array[at]) == value
+
+
+class Digests:
+    """A set of content hashes (hex) over sorted raw digests: `digest in digests`. The first
+    halves are searched by bisection, the second compared where the first is equal."""
+
+    def __init__(self, halves: np.ndarray) -> None:
+        unique = np.unique(halves.reshape(-1, 2), axis=0)  # sorted by first half, then second
+        self.first, self.second = unique[:, 0].copy(), unique[:, 1].copy()
+
+    def __contains__(self, digest: object) -> bool:
+        try:
+            raw = bytes.fromhex(digest) if isinstance(digest, str) else b""
+        except ValueError:
+            return False
+        if len(raw) != 16:
+            return False
+        first, second = int.from_bytes(raw[:8], "big"), int.from_bytes(raw[8:], "big")
+        at, count = int(self.first.searchsorted(np.uint64(first))), len(self.first)
+        while at < count and int(self.first[at]) == first:  # one entry, but for a twin half
+            if int(self.second[at]) == second:
+                return True
+            at += 1
+        return False
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+
+def _batches(con: duckdb.DuckDBPyConnection, sql: str) -> Iterator[list[str]]:
+    for batch in con.sql(sql).to_arrow_reader(READ_ROWS):
+        yield batch.column(0).to_pylist()
+
+
+@dataclass
+class Seen:
+    """What the lake held when the run began (compact) and what the run has added since."""
+
+    lake_digests: Digests
+    lake_ids: np.ndarray
+    """Sorted uint64 keys (id_key) of the lake's match ids."""
+    lake_hash_of: Callable[[str], str | None]
+    """The content hash the lake holds for a match id, or None (asked on a key hit only)."""
+    run_digests: set[str] = field(default_factory=set)
+    run_ids: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, connect: Callable[[], duckdb.DuckDBPyConnection]) -> Seen:
+        """Read from a connection to the lake (its matches and quarantine views), opened by
+        `connect` now and again for each match id key found."""
+        con = connect()
+        try:
+            digests = [digest_array(hexes) for hexes in _batches(con, (
+                "SELECT content_hash FROM matches UNION ALL SELECT content_hash FROM quarantine"
+                " WHERE content_hash IS NOT NULL"))]
+            ids = [np.fromiter((id_key(i) for i in batch), np.uint64, len(batch))
+                   for batch in _batches(con, "SELECT match_id FROM matches")]
+        finally:
+            con.close()
+
+        def hash_of(match_id: str) -> str | None:
+            con = connect()
+            try:
+                row = con.execute("SELECT content_hash FROM matches WHERE match_id = ?",
+                                  [match_id]).fetchone()
+            finally:
+                con.close()
+            return None if row is None else str(row[0])
+
+        halves = np.concatenate(digests) if digests else np.empty((0, 2), np.uint64)
+        keys = np.sort(np.concatenate(ids)) if ids else np.empty(0, np.uint64)
+        return cls(Digests(halves), keys, hash_of)
+
+    def known(self, digest: str) -> bool:
+        """Whether a log of this content is in the lake (ingested or quarantined) or this run."""
+        return digest in self.run_digests or digest in self.lake_digests
+
+    def holder(self, match_id: str) -> str | None:
+        """The content hash of the match already ingested under this id, or None."""
+        if match_id in self.run_ids:
+            return self.run_ids[match_id]
+        if not _sorted_member(self.lake_ids, id_key(match_id)):
+            return None
+        return self.lake_hash_of(match_id)
+
+    def saw(self, digest: str) -> None:
+        self.run_digests.add(digest)
+
+    def ingested(self, match_id: str, digest: str) -> None:
+        self.run_ids[match_id] = digest
+
+    def withdrawn(self, match_id: str) -> None:
+        """A match of this run taken back out (quarantined over the charge cap)."""
+        self.run_ids.pop(match_id, None)
+

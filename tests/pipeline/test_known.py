@@ -1,0 +1,69 @@
+"""pipeline.known: the compact index of what a lake holds, exact whatever its keys collide on."""
+from __future__ import annotations
+
+import hashlib
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from pipeline import known
+from pipeline.known import Digests, Seen, digest_array
+
+hexes = st.binary(min_size=16, max_size=16).map(bytes.hex)
+
+
+@given(st.lists(hexes, max_size=40), st.lists(hexes, max_size=40))
+@example(["00" * 16, "ab" * 8 + "00" * 8], ["00" * 15 + "01", "ab" * 8 + "00" * 7 + "01"])
+def test_digests_hold_exactly_the_hashes_given(members: list[str], others: list[str]) -> None:
+    digests = Digests(digest_array(members))
+    assert len(digests) == len(set(members))
+    for h in members + others:
+        assert (h in digests) == (h in members)
+
+
+def test_digests_refuse_what_is_no_digest() -> None:
+    digests = Digests(digest_array(["00" * 16]))
+    assert "00" * 15 not in digests and "zz" * 16 not in digests and None not in digests
+
+
+def lake_con(rows: list[tuple[str, str]], quarantined: list[str | None]) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.register("matches", pa.table({"match_id": [m for m, _ in rows],
+                                      "content_hash": [h for _, h in rows]}))
+    con.register("quarantine", pa.table({"content_hash": pa.array(quarantined, pa.string())}))
+    return con
+
+
+def digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def test_seen_knows_the_lake_and_the_run() -> None:
+    rows = [(f"m{i}", digest(f"log {i}")) for i in range(250)]
+    seen = Seen.of(lambda: lake_con(rows, [digest("bad"), None]))
+    assert seen.known(digest("log 7")) and seen.known(digest("bad"))
+    assert not seen.known(digest("log 999"))
+    assert seen.holder("m7") == digest("log 7") and seen.holder("m999") is None
+    seen.saw(digest("new"))
+    seen.ingested("m999", digest("new"))
+    assert seen.known(digest("new")) and seen.holder("m999") == digest("new")
+    seen.withdrawn("m999")
+    assert seen.holder("m999") is None and seen.known(digest("new"))
+
+
+def test_a_match_id_key_collision_is_confirmed_against_the_lake(monkeypatch) -> None:
+    monkeypatch.setattr(known, "id_key", lambda match_id: 42)  # every id has the same key
+    seen = Seen.of(lambda: lake_con([("m1", digest("one"))], []))
+    assert seen.holder("m1") == digest("one")
+    assert seen.holder("another id") is None
+
+
+def test_the_lake_is_read_in_pieces(monkeypatch) -> None:
+    monkeypatch.setattr(known, "READ_ROWS", 7)
+    rows = [(f"m{i}", digest(f"log {i}")) for i in range(100)]
+    seen = Seen.of(lambda: lake_con(rows, []))
+    assert len(seen.lake_digests) == 100 and np.all(np.diff(seen.lake_ids.astype(object)) >= 0)
+    assert all(seen.holder(m) == h for m, h in rows)
