@@ -13,7 +13,7 @@ lives in a set and a dict beside them: bounded by the run, not the lake.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import duckdb
@@ -46,8 +46,9 @@ class Digests:
     halves are searched by bisection, the second compared where the first is equal."""
 
     def __init__(self, halves: np.ndarray) -> None:
-        unique = np.unique(halves.reshape(-1, 2), axis=0)  # sorted by first half, then second
-        self.first, self.second = unique[:, 0].copy(), unique[:, 1].copy()
+        order = np.argsort(halves[:, 0], kind="stable")
+        self.first = np.ascontiguousarray(halves[order, 0])
+        self.second = np.ascontiguousarray(halves[order, 1])
 
     def __contains__(self, digest: object) -> bool:
         try:
@@ -68,9 +69,18 @@ class Digests:
         return len(self.first)
 
 
-def _batches(con: duckdb.DuckDBPyConnection, sql: str) -> Iterator[list[str]]:
+def _filled(con: duckdb.DuckDBPyConnection, empty: np.ndarray,
+            convert: Callable[[list[str]], np.ndarray], sql: str) -> np.ndarray:
+    """The query's one column converted READ_ROWS rows at a time into one array sized up front
+    (no list of pieces to concatenate: the peak is the array and one piece)."""
+    ((rows,),) = con.execute(f"SELECT count(*) FROM ({sql})").fetchall()
+    out = np.empty((int(rows), *empty.shape[1:]), empty.dtype)
+    at = 0
     for batch in con.sql(sql).to_arrow_reader(READ_ROWS):
-        yield batch.column(0).to_pylist()
+        piece = convert(batch.column(0).to_pylist())
+        out[at:at + len(piece)] = piece
+        at += len(piece)
+    return out[:at]
 
 
 @dataclass
@@ -91,13 +101,14 @@ class Seen:
         `connect` now and again for each match id key found."""
         con = connect()
         try:
-            digests = [digest_array(hexes) for hexes in _batches(con, (
+            halves = _filled(con, np.empty((0, 2), np.uint64), digest_array, (
                 "SELECT content_hash FROM matches UNION ALL SELECT content_hash FROM quarantine"
-                " WHERE content_hash IS NOT NULL"))]
-            ids = [np.fromiter((id_key(i) for i in batch), np.uint64, len(batch))
-                   for batch in _batches(con, "SELECT match_id FROM matches")]
+                " WHERE content_hash IS NOT NULL"))
+            keys = _filled(con, np.empty(0, np.uint64), lambda ids: np.fromiter(
+                (id_key(i) for i in ids), np.uint64, len(ids)), "SELECT match_id FROM matches")
         finally:
             con.close()
+        keys.sort()
 
         def hash_of(match_id: str) -> str | None:
             con = connect()
@@ -108,8 +119,6 @@ class Seen:
                 con.close()
             return None if row is None else str(row[0])
 
-        halves = np.concatenate(digests) if digests else np.empty((0, 2), np.uint64)
-        keys = np.sort(np.concatenate(ids)) if ids else np.empty(0, np.uint64)
         return cls(Digests(halves), keys, hash_of)
 
     def known(self, digest: str) -> bool:
