@@ -1,14 +1,14 @@
 """What a lake already holds, as ingest needs to know it: every content hash (matches and
-quarantine) and every match id, kept compact so that a run's memory does not grow with the
-lake's history.
+quarantine) and every match id, kept compact, since a run holds them for its whole length.
 
-A Python set of a million hex digests and a dict of a million match ids cost about 340 bytes a
-match (in the parent, and the digests again in every worker). Here the lake's digests are one
-sorted array of raw 16-byte digests (16 bytes a log; searched by bisection, shipped to workers
-as two buffers) and its match ids one sorted array of 8-byte keys (blake2b-64 of the id): a key
-found there is confirmed against the lake, whose content hash for that id the DUPLICATE reason
-names, so a collision of keys costs a query, never a wrong verdict. What the run itself adds
-lives in a set and a dict beside them: bounded by the run, not the lake.
+A Python set of the hex digests and a dict of the match ids cost about 210 bytes a match in the
+parent (and the set again in every worker); the arrays here 24 (benchmarks/bench_known.py, a
+million matches: 203 MB against 23). The lake's digests are one sorted array of raw 16-byte
+digests (searched by bisection, shipped to workers as two buffers) and its match ids one sorted
+array of 8-byte keys (blake2b-64 of the id): a key found there is confirmed against the lake,
+whose content hash for that id the DUPLICATE reason names, so a collision of keys costs a query,
+never a wrong verdict. What the run itself adds lives in a set and a dict beside them: bounded
+by the run, not the lake.
 """
 from __future__ import annotations
 
