@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from engine.charges import ChargeTable
 from engine.vitorian.cards import Catalog, load_catalog
+from engine.vitorian.deckcheck import resolve
 from events.base import DeckList, Header
 
 RULE = "CH-2.8"
@@ -45,15 +46,23 @@ class Contribution:
 
 
 def charged_copies(deck: DeckList, table: ChargeTable, catalog: Catalog) -> dict[str, int]:
-    """Copies of each card of the charged sections (CH-2.3), names resolved to card ids."""
+    """Copies of each card of the charged sections (CH-2.3), names resolved to card ids (only
+    those sections are resolved: the check runs on every logged match)."""
+    charged = DeckList(sections={section: entries for section, entries in deck.sections.items()
+                                 if table.charges_section(section)})
     copies: dict[str, int] = {}
-    for section, entries in deck.sections.items():
-        if table.charges_section(section):
-            for entry in entries:
-                found = catalog.find(entry.card.strip())
-                card = found.id if found else entry.card
-                copies[card] = copies.get(card, 0) + max(entry.count, 0)
+    for entries in resolve(charged, catalog).sections.values():
+        for entry in entries:
+            copies[entry.card] = copies.get(entry.card, 0) + max(entry.count, 0)
     return copies
+
+
+def _contributions(copies: dict[str, int], table: ChargeTable, catalog: Catalog
+                   ) -> list[Contribution]:
+    """Each card's part of the charge, largest first (ties by card id)."""
+    parts = [Contribution(card, _name(card, catalog), count, table.charges.get(card, 0))
+             for card, count in copies.items() if count]
+    return sorted(parts, key=lambda part: (-part.amount, -part.charge, part.card))
 
 
 def deck_charge(deck: DeckList, table: ChargeTable, catalog: Catalog | None = None
@@ -61,9 +70,7 @@ def deck_charge(deck: DeckList, table: ChargeTable, catalog: Catalog | None = No
     """CH-2.8: the deck's charge (every copy of every card of the charged sections, the
     Sovereign included) and each card's contribution, largest first (ties by card id)."""
     catalog = catalog or load_catalog()
-    parts = [Contribution(card, _name(card, catalog), count, table.charges.get(card, 0))
-             for card, count in charged_copies(deck, table, catalog).items() if count]
-    parts.sort(key=lambda part: (-part.amount, -part.charge, part.card))
+    parts = _contributions(charged_copies(deck, table, catalog), table, catalog)
     return sum(part.amount for part in parts), parts
 
 
@@ -75,12 +82,12 @@ def over_cap(deck: DeckList, table: ChargeTable, catalog: Catalog | None = None
     if table.cap is None:
         return []
     catalog = catalog or load_catalog()
-    charges = table.charges
     copies = charged_copies(deck, table, catalog)
-    if sum(count * charges.get(card, 0) for card, count in copies.items()) <= table.cap:
+    total = sum(count * table.charges.get(card, 0) for card, count in copies.items())
+    if total <= table.cap:
         return []
-    total, parts = deck_charge(deck, table, catalog)
-    top = ", ".join(str(part) for part in parts[:TOP] if part.amount)
+    top = ", ".join(str(part) for part in _contributions(copies, table, catalog)[:TOP]
+                    if part.amount)
     why = f"deck charge {total} exceeds {table.cap} in table {table.version} (top: {top})"
     return [(RULE, why)]
 
