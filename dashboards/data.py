@@ -343,21 +343,6 @@ def match_days(lake: LakeRef, game: str) -> tuple[date, date]:
             pd.Timestamp(found["last_day"].iloc[0]).date())
 
 
-def _scoped_cursor(lake: LakeRef, game: str,
-                   faction: str | None) -> duckdb.DuckDBPyConnection:
-    """A private cursor; with a faction, its `decks` are that faction's decks only.
-
-    The card models count deck-games from `decks` (a seat with its deck), so shadowing that
-    view on this cursor (the faction a bound parameter) gives every card rate among the
-    faction's decks, with the models unchanged and every other session's cursor untouched."""
-    cursor = _cursor(lake)
-    if faction is not None:
-        mine = cursor.execute("SELECT * FROM main.decks WHERE game = $game AND "
-                              "faction = $faction", {"game": game, "faction": faction}).df()
-        cursor.register("decks", mine)
-    return cursor
-
-
 @st.cache_data(show_spinner=False)
 def card_stats(lake: LakeRef, game: str, fmt: str | None, date_from: date | None,
                date_to: date | None, faction: str | None, min_sample: int) -> pd.DataFrame:
@@ -377,9 +362,9 @@ def _card_usage(lake: LakeRef, game: str, fmt: str | None, date_from: date | Non
                 date_to: date | None, faction: str | None) -> pd.DataFrame:
     from pipeline import metrics
 
-    cursor = _scoped_cursor(lake, game, faction)
+    cursor = _cursor(lake)
     try:
-        return metrics.card_usage(cursor, game, fmt, date_from, date_to, 0)
+        return metrics.card_usage(cursor, game, fmt, date_from, date_to, 0, faction)
     finally:
         cursor.close()
 
@@ -710,8 +695,9 @@ def _match_scoped_cursor(lake: LakeRef, game: str, tournament: str | None,
 
     The models take no tournament or scenario parameter, but every one of them reads its
     matches through stg_scope (over `matches`), so shadowing that view on this cursor (the
-    filters bound parameters) narrows every model alike, as _scoped_cursor does for a faction,
-    with the SQL unchanged and every other session's cursor untouched."""
+    filters bound parameters) narrows every model alike, with the SQL unchanged and every other
+    session's cursor untouched. (The rollups then no longer summarize the facts this cursor
+    sees, so pipeline.metrics computes them from its facts: pipeline.rollups.stored.)"""
     cursor = _cursor(lake)
     if tournament is not None or scenario is not None:
         mine = cursor.sql("SELECT * FROM main.matches WHERE game = $game "

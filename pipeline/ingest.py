@@ -65,6 +65,7 @@ from pipeline.lake import Lake, view_sql
 from pipeline.lake_layout import PARTITION_KEYS, PartKey, file_schema, new_batch_id
 from pipeline.lake_writer import RETAIN_S, LakeWriter
 from pipeline.manifest import Manifest
+from pipeline.rollups import batch_rollups
 from pipeline.schema import UNPARTITIONED, tables
 
 LOG_SUFFIXES = (".pglog", ".jsonl")
@@ -321,12 +322,13 @@ class BatchFacts:
 def _commit(writer: LakeWriter, facts: BatchFacts | None, report: IngestReport, seen: Seen,
             epochs: EpochCache, charge_formats: ChargeFormats | None = None) -> None:
     """One commit per batch (if it adds anything, its decks held to the charge cap first, with
-    the run's closed epochs), then compaction of crowded partitions."""
+    the run's closed epochs; its facts with their rollups), then compaction of crowded
+    partitions."""
     if facts and facts.capped:
         quarantine_over_cap(facts, writer, seen, report, charge_formats, epochs)
     tables = facts.tables() if facts else {}
     if facts and tables:
-        writer.commit(facts.batch, tables)
+        writer.commit(facts.batch, tables | batch_rollups(facts.batch, tables))
         report.batches += 1
         report.compactions += writer.compact()
 

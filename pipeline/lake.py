@@ -36,7 +36,7 @@ from pipeline.schema import UNPARTITIONED, tables
 _DUCK_TYPES = {
     pa.string(): "VARCHAR", pa.int8(): "TINYINT", pa.int16(): "SMALLINT",
     pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.bool_(): "BOOLEAN",
-    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ", pa.float64(): "DOUBLE",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ", pa.float64(): "DOUBLE", pa.date32(): "DATE",
 }
 
 

@@ -43,11 +43,14 @@ from pipeline.manifest import (
     stray_parts,
     write_manifest,
 )
+from pipeline.schema import ROLLUPS
 from pipeline.schema import tables as known_tables
 
-ROW_KEYS: dict[str, tuple[str, ...]] = {"quarantine": ("batch", "path")}
-"""What identifies a row of a table when a manifest is rebuilt (match_id for the others): the
-same rows in two files are a compaction's input and output."""
+ROW_KEYS: dict[str, tuple[str, ...]] = {"quarantine": ("batch", "path"),
+                                        **{table: ("batch",) for table in ROLLUPS}}
+"""What identifies a row of a table when a manifest is rebuilt (match_id for the facts; the
+commit for a rollup, whose rows one commit writes to one file a partition): the same rows in
+two files are a compaction's input and output."""
 UNLISTED = "no manifest lists it (left alone)"
 
 Entries = dict[str, list[dict[str, Any]]]

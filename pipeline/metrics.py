@@ -27,8 +27,9 @@ compiled text is one standalone query that also runs on Spark (sqlglot turns `$g
 cast the fact tables; stg_scope holds the scope filter, stg_seat_games the seat-games in scope
 with their results, stg_deck_games those seat-games with their decks and stg_seat_mirrors
 their mirror flags (windows, apart so that only the models that use them pay for them), so no
-model repeats them. Filters travel as named prepared parameters ($game, $format, $date_from,
-$date_to, $min_sample), never as text: a model's parameters are those of its compiled text,
+model repeats them. The rollups (`rollup_*.sql`, pipeline.rollups) are referenced the same way,
+read from the lake where it holds them. Filters travel as named prepared parameters ($game, $format, $date_from,
+$date_to, $min_sample; card_usage's $faction), never as text: a model's parameters are those of its compiled text,
 staging included.
 """
 from __future__ import annotations
@@ -47,6 +48,7 @@ import duckdb
 import pandas as pd
 
 from engine import registry
+from pipeline import rollups
 
 SQL_DIR = Path(__file__).with_name("sql")
 MODEL_FOLDERS = ("core", "cards")
@@ -54,7 +56,7 @@ MODEL_FOLDERS = ("core", "cards")
 sql/, audits and charges, hold other modules' queries)."""
 STAGING_PREFIX = "stg_"
 Z95 = 1.959963984540054  # two-sided 95% quantile of the standard normal
-PARAMETERS = ("game", "format", "date_from", "date_to", "min_sample")
+PARAMETERS = ("game", "format", "date_from", "date_to", "min_sample", "faction")
 CORE_SUITE = ("coverage", "first_player")
 """The suite of a game that names none: the models every game has."""
 
@@ -141,8 +143,10 @@ def model_paths() -> dict[str, Path]:
 
 
 def model_names() -> list[str]:
-    """The metric models of every folder (staging models are building blocks, not results)."""
-    return [name for name in model_paths() if not name.startswith(STAGING_PREFIX)]
+    """The metric models of every folder (staging models and rollups are building blocks, not
+    results)."""
+    return [name for name in model_paths()
+            if not name.startswith((STAGING_PREFIX, rollups.PREFIX))]
 
 
 def staging_names() -> list[str]:
@@ -226,17 +230,22 @@ def newcombe_sql(a: str, b: str) -> tuple[str, str, str]:
     return diff, low, high
 
 
-def _inline_staging(sql: str) -> str:
+def _inline_staging(sql: str, stored: frozenset[str] = frozenset()) -> str:
     """Each reference to a staging model becomes its query as a subquery, as dbt compiles an
     ephemeral ref; a staging model's own references are inlined in turn. A subquery, not a
     shared CTE: an engine then reads only the columns each reference needs, where DuckDB would
-    materialize a CTE named twice (a second of 3 on card_usage over 100,000 matches)."""
+    materialize a CTE named twice (a second of 3 on card_usage over 100,000 matches).
+
+    A rollup (pipeline.rollups) is inlined the same way, unless it is `stored`: then the
+    reference reads the stored rows in the scope (rollups.SCOPE_FILTER)."""
     def subquery(found: re.Match[str]) -> str:
         name, alias = found.group(1), found.group(2) or f" AS {found.group(1)}"
-        return f"(\n{_inline_staging(load_model(name).sql)}\n){alias}"
+        if name in stored:
+            return f"(\nSELECT * FROM {name} WHERE {rollups.SCOPE_FILTER}\n){alias}"
+        return f"(\n{_inline_staging(load_model(name).sql, stored)}\n){alias}"
 
-    return re.sub(rf"\b({STAGING_PREFIX}\w+)\b(\s+AS\s+\w+)?", subquery, sql,
-                  flags=re.IGNORECASE)
+    return re.sub(rf"\b((?:{STAGING_PREFIX}|{rollups.PREFIX})\w+)\b(\s+AS\s+\w+)?", subquery,
+                  sql, flags=re.IGNORECASE)
 
 
 def _columns(name: str, exprs: tuple[str, str, str]) -> str:
@@ -244,10 +253,11 @@ def _columns(name: str, exprs: tuple[str, str, str]) -> str:
     return ",\n    ".join(f"{e} AS {c}" for e, c in zip(exprs, names))
 
 
-def compile_model(name: str) -> str:
-    """The standalone query of a model: staging inlined, rates and intervals added, ordered."""
+def compile_model(name: str, stored: frozenset[str] = frozenset()) -> str:
+    """The standalone query of a model: staging inlined (and the rollups not `stored`), rates
+    and intervals added, ordered."""
     model = load_model(name)
-    sql = _inline_staging(model.sql)
+    sql = _inline_staging(model.sql, stored)
     if model.rates:
         rates = ",\n    ".join(_columns(r.name, wilson_sql(r.k, r.n)) for r in model.rates)
         sql = f"SELECT model.*,\n    {rates}\nFROM (\n{sql}\n) AS model"
@@ -294,14 +304,18 @@ def _utc(con: duckdb.DuckDBPyConnection) -> None:
         pass
 
 
-def run_model(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> pd.DataFrame:
+def run_model(con: duckdb.DuckDBPyConnection, name: str, *,
+              inputs: dict[str, Any] | None = None, **params: Any) -> pd.DataFrame:
     """Run one model with its parameters bound; counts come back as integers, rates as floats
-    beside their counts."""
+    beside their counts. The rollups it reads come from the lake where the connection holds
+    them whole (pipeline.rollups.stored), else from the facts. `inputs` keeps the `-- input:`
+    tables computed for these parameters, for the next model of a suite to reuse."""
     model = load_model(name)
     values = bind(model, params)
     _utc(con)
-    with _inputs(con, model, params):
-        cursor = con.execute(compile_model(name), values)
+    stored = rollups.stored(con, values["game"], rollups.referenced(_inline_staging(model.sql)))
+    with _inputs(con, model, params, {} if inputs is None else inputs):
+        cursor = con.execute(compile_model(name, stored), values)
         types = {d[0]: str(d[1]) for d in cursor.description or ()}
         frame = cursor.df()
     for column, kind in types.items():
@@ -320,13 +334,16 @@ def finish_model(model: Model, frame: pd.DataFrame, params: Mapping[str, Any]) -
 
 
 @contextmanager
-def _inputs(con: duckdb.DuckDBPyConnection, model: Model,
-            params: Mapping[str, Any]) -> Iterator[None]:
-    """The model's `-- input:` tables computed and registered for its run only."""
+def _inputs(con: duckdb.DuckDBPyConnection, model: Model, params: Mapping[str, Any],
+            computed: dict[str, Any]) -> Iterator[None]:
+    """The model's `-- input:` tables computed (or taken from `computed`, by the function
+    that makes them) and registered for its run only."""
     names = []
     try:
         for name, ref in model.inputs:
-            con.register(name, _python_step(ref)(con, params))
+            if ref not in computed:
+                computed[ref] = _python_step(ref)(con, params)
+            con.register(name, computed[ref])
             names.append(name)
         yield
     finally:
@@ -354,11 +371,12 @@ def _arranged(columns: list[str], model: Model) -> list[str]:
 
 def card_usage(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
                date_from: date | str | None = None, date_to: date | str | None = None,
-               min_sample: int = 0) -> pd.DataFrame:
+               min_sample: int = 0, faction: str | None = None) -> pd.DataFrame:
     """Per card: inclusion, copies, deck win rate, played rate and the win rates when played,
-    drawn and not drawn, each beside its sample size and Wilson interval (card_usage.sql)."""
+    drawn and not drawn, each beside its sample size and Wilson interval (card_usage.sql);
+    with a faction, among that faction's decks."""
     return run_model(con, "card_usage", game=game, format=format, date_from=date_from,
-                     date_to=date_to, min_sample=min_sample)
+                     date_to=date_to, min_sample=min_sample, faction=faction)
 
 
 def matchups(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
@@ -392,7 +410,9 @@ def matchup_matrix(long: pd.DataFrame, value: str = "win_rate") -> pd.DataFrame:
 def run_all(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None,
             date_from: date | str | None = None, date_to: date | str | None = None,
             min_sample: int = 0) -> dict[str, pd.DataFrame]:
-    """The game's metrics suite for one scope, in its order: what reports and the app show."""
+    """The game's metrics suite for one scope, in its order: what reports and the app show. An
+    input two models read (archetype_of) is computed once."""
     params = {"game": game, "format": format, "date_from": date_from, "date_to": date_to,
               "min_sample": min_sample}
-    return {name: run_model(con, name, **params) for name in suite(game)}
+    inputs: dict[str, Any] = {}
+    return {name: run_model(con, name, inputs=inputs, **params) for name in suite(game)}

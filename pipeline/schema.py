@@ -5,10 +5,13 @@ Three kinds of table: the core ones every game writes (matches, seats; quarantin
 that could not go in), the capability tables a game writes when its metadata declares the
 capability (engine.registry.GameInfo.capabilities: "decks" -> decks and deck_cards, "cards" ->
 card_events), and the tables a game declares for itself on its fact extractor
-(FactVisitor.TABLES, named `<game>_<name>` in the lake).
+(FactVisitor.TABLES, named `<game>_<name>` in the lake). Beside the facts, the rollup tables
+(ROLLUPS): sums of the facts per match day that the metric models read, written by the same
+commits (pipeline.rollups).
 
-Every table but quarantine carries `game` and `month` ("YYYY-MM" of the match start) after
-`match_id`, the hive partition keys: LAKE/<table>/game=<game>/month=<month>/part-<batch>-<n>.parquet.
+Every fact table but quarantine carries `game` and `month` ("YYYY-MM" of the match start) after
+`match_id`, the hive partition keys: LAKE/<table>/game=<game>/month=<month>/part-<batch>-<n>.parquet;
+a rollup table starts with them.
 """
 from __future__ import annotations
 
@@ -76,6 +79,45 @@ CAPABILITY_TABLES: Mapping[str, Mapping[str, pa.Schema]] = {
 }
 """A capability -> the tables a game declaring it writes."""
 UNPARTITIONED = ("quarantine",)
+
+ROLLUP_KEYS = (("game", pa.string()), ("month", pa.string()), ("batch", pa.string()),
+               ("format", pa.string()), ("match_date", pa.date32()))
+"""The first columns of every rollup table: the partition keys, the commit that wrote the row
+(what tells its rows from another commit's, as match_id does for the facts), then the scope's
+own keys (a report's scope is a game, a format and a range of match days: stg_scope.sql)."""
+
+
+def _counts(*names: str) -> list[tuple[str, pa.DataType]]:
+    return [(name, pa.int64()) for name in names]
+
+
+ROLLUPS: Mapping[str, pa.Schema] = {
+    "rollup_facts": pa.schema([
+        ("game", pa.string()), ("month", pa.string()), ("batch", pa.string()),
+        ("fact_table", pa.string()), *_counts("fact_rows"),
+    ]),
+    "rollup_deck_games": pa.schema([
+        *ROLLUP_KEYS, ("faction", pa.string()),
+        *_counts("seat_games", "seat_wins", "games", "draws", "losses", "wins",
+                 "mirror_matches", "first_games", "first_wins", "second_games",
+                 "second_wins"),
+    ]),
+    "rollup_card_usage": pa.schema([
+        *ROLLUP_KEYS, ("deck_faction", pa.string()), ("card", pa.string()),
+        ("card_name", pa.string()), ("section", pa.string()),
+        *_counts("included", "copies", "mirror_matches", "mirror_matches_in_faction", "games",
+                 "deck_draws", "deck_decided", "deck_wins", "played", "played_games",
+                 "played_draws", "played_decided", "played_wins", "drawn", "drawn_games",
+                 "drawn_draws", "drawn_decided", "drawn_wins", "opening_games",
+                 "opening_draws", "opening_wins", "drawn_later_games", "drawn_later_draws",
+                 "drawn_later_wins", "not_drawn_games", "not_drawn_draws", "not_drawn_wins",
+                 "first_played", "first_played_turns"),
+    ]),
+}
+"""The rollup tables (pipeline.rollups): what the metric models sum, written at ingest beside
+the facts of each commit; rollup_facts counts the fact rows each commit's rollups summarize.
+A rollup's columns are those of its model, pipeline/sql/<folder>/<table>.sql, after the
+partition keys and the batch."""
 _TABLE_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 CARD_EVENT_KINDS = (
@@ -129,9 +171,9 @@ def _tables(games: tuple[tuple[str, str], ...]) -> tuple[tuple[str, pa.Schema], 
         found.update(capability)
     for game, _ in games:
         for name, schema in declared_tables(game).items():
-            _check_declared(game, name, schema, {**found, **CORE})
+            _check_declared(game, name, schema, {**found, **CORE, **ROLLUPS})
             found[name] = schema
-    return tuple({**found, **CORE}.items())
+    return tuple({**found, **ROLLUPS, **CORE}.items())
 
 
 def _check_declared(game: str, name: str, schema: pa.Schema,

@@ -54,7 +54,7 @@ SPARK_LOG = Path(os.environ.get("POSTGAME_SPARK_LOG")
 _SPARK_TYPES = {
     pa.string(): "STRING", pa.int8(): "TINYINT", pa.int16(): "SMALLINT", pa.int32(): "INT",
     pa.int64(): "BIGINT", pa.bool_(): "BOOLEAN", pa.float64(): "DOUBLE",
-    pa.timestamp("us", tz="UTC"): "TIMESTAMP",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMP", pa.date32(): "DATE",
 }
 
 

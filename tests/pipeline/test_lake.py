@@ -15,14 +15,17 @@ from pipeline.ingest import ingest
 from pipeline.lake import Lake, duck_type
 from pipeline.lake_layout import MANIFEST, STAGING, LakeError, file_schema
 from pipeline.lake_writer import MAX_SMALL_FILES
+from pipeline.rollups import written_by
 from pipeline.schema import game_tables, partitioned, tables
 from tests.pipeline.conftest import table_counts
 
-WRITTEN = game_tables("vitorian")
+WRITTEN = [*game_tables("vitorian"), *written_by("vitorian")]
+"""The tables a Vitorian commit writes: its facts and their rollups."""
 """The tables a lake of Vitorian logs writes part files to (every registered game declares
 its own, which such a lake leaves empty)."""
 
-PART = re.compile(r"(matches|seats|decks|deck_cards|card_events)/game=vitorian/month=2026-0[12]/"
+PART = re.compile(r"(matches|seats|decks|deck_cards|card_events|rollup_card_usage|rollup_deck_games"
+                  r"|rollup_facts)/game=vitorian/month=2026-0[12]/"
                   r"part-\d{8}T\d{12}-[0-9a-f]{6}-0\.parquet|quarantine/part-\d{8}T\d{12}-"
                   r"[0-9a-f]{6}\.parquet")
 

@@ -30,12 +30,14 @@ from pipeline.lake import Lake
 from pipeline.lake_layout import LEDGER, MANIFEST, STAGING, LakeError
 from pipeline.lake_recovery import recover_lake
 from pipeline.manifest import OtherLayout, listed_paths
+from pipeline.rollups import written_by
 from pipeline.schema import game_tables, tables
 from postgame.cli import main
 from tests.pipeline.conftest import table_counts, write_layout_one_lake
 from tests.pipeline.test_ingest import ROOT, ingest_in_subprocess
 
-WRITTEN = game_tables("vitorian")
+WRITTEN = [*game_tables("vitorian"), *written_by("vitorian")]
+"""The tables a Vitorian commit writes: its facts and their rollups."""
 """The tables a lake of Vitorian logs writes part files to (every registered game declares
 its own, which such a lake leaves empty)."""
 

@@ -1,7 +1,8 @@
 -- model: card_usage
 -- grain: one row per card that sits in at least one deck of the matches in scope
 -- params: $game (required); $format, $date_from, $date_to (match start day, UTC, inclusive;
---         NULL = unbounded); $min_sample (keep cards in at least this many decks; NULL = 0)
+--         NULL = unbounded); $min_sample (keep cards in at least this many decks; NULL = 0);
+--         $faction (keep the decks of this faction; NULL = all)
 -- A "deck" is a seat-game: one seat's deck in one match. "In hand" means in the hand the seat
 -- kept (opening) or drawn later; "drawn" is either ("games in hand", 17lands' GIH); "played"
 -- means a played event of that seat.
@@ -35,38 +36,22 @@
 -- Eredan guild or Mercenaries; none for a utility, resource or neutral card): faction_decks
 -- counts the decks in scope of that faction (an Eredan deck of several guilds counts for each),
 -- included_in_faction those holding the card; both NULL for a card of no faction.
--- The event groups run on match_key (the matches of stg_scope numbered), an integer, not on
--- the match id text. A deck-game is a seat of stg_seats with its row of stg_decks: a reader
--- that narrows decks (the app's faction filter) narrows every count here, but a mirror is any
--- other deck of the match holding the card, in scope or not. Each deck line (one
--- per deck holding the card: audit decks_have_cards) meets the (match, seat, card) group of
--- its hand and play events (each of a card in its seat's deck: audit card_events_in_deck);
--- events of a card no deck holds make no row.
-WITH scope AS (
-    SELECT
-        match_id,
-        ROW_NUMBER() OVER (ORDER BY match_id) AS match_key
-    FROM stg_scope
-),
-seat_games AS (
-    SELECT
-        m.match_key,
-        s.match_id,
-        s.seat,
-        d.faction AS deck_faction,
-        CASE WHEN s.result = 'win' THEN 1 ELSE 0 END AS won,
-        CASE WHEN s.result = 'draw' THEN 1 ELSE 0 END AS drew
-    FROM stg_seats AS s
-    INNER JOIN stg_decks AS d ON d.match_id = s.match_id AND d.seat = s.seat
-    INNER JOIN scope AS m ON m.match_id = s.match_id
-    WHERE s.game = $game
-      AND d.game = $game
-),
-deck_totals AS (
-    SELECT COUNT(*) AS decks, COALESCE(SUM(won), 0) AS scope_wins FROM seat_games
+-- The counts are rollup_card_usage's (each deck line's flags, made within its match) and
+-- rollup_deck_games' (the decks in scope), summed over the scope. $faction (NULL = every deck)
+-- keeps the decks of one faction: every count is then among them, but a mirror is still any
+-- other deck of the match holding the card, of any faction.
+WITH usage AS (
+    SELECT * FROM rollup_card_usage WHERE $faction IS NULL OR deck_faction = $faction
 ),
 faction_sizes AS (
-    SELECT deck_faction, COUNT(*) AS decks FROM seat_games GROUP BY deck_faction
+    SELECT faction AS deck_faction, SUM(seat_games) AS decks, SUM(seat_wins) AS wins
+    FROM rollup_deck_games
+    WHERE $faction IS NULL OR faction = $faction
+    GROUP BY faction
+),
+deck_totals AS (
+    SELECT COALESCE(SUM(decks), 0) AS decks, COALESCE(SUM(wins), 0) AS scope_wins
+    FROM faction_sizes
 ),
 own_faction AS (
     SELECT DISTINCT f.card, z.deck_faction
@@ -80,91 +65,51 @@ card_faction_decks AS (
     INNER JOIN faction_sizes AS z ON z.deck_faction = o.deck_faction
     GROUP BY o.card
 ),
-deck_lines AS (
-    SELECT
-        m.match_key,
-        d.seat,
-        d.card,
-        d.card_name,
-        d.section,
-        d.copies,
-        CASE WHEN COUNT(*) OVER (PARTITION BY m.match_key, d.card) > 1 THEN 0 ELSE 1 END
-            AS counted
-    FROM stg_deck_cards AS d
-    INNER JOIN scope AS m ON m.match_id = d.match_id
-    WHERE d.game = $game
-),
-card_seat_events AS (
-    SELECT
-        m.match_key,
-        e.seat,
-        e.card,
-        MAX(CASE WHEN e.kind = 'opening_hand' THEN 1 ELSE 0 END) AS in_opening,
-        MAX(CASE WHEN e.kind IN ('opening_hand', 'drawn') THEN 1 ELSE 0 END) AS in_hand,
-        MAX(CASE WHEN e.kind = 'played' THEN 1 ELSE 0 END) AS was_played,
-        MIN(CASE WHEN e.kind = 'played' THEN e.turn END) AS first_played_turn
-    FROM stg_card_events AS e
-    INNER JOIN scope AS m ON m.match_id = e.match_id
-    WHERE e.game = $game
-      AND e.kind IN ('opening_hand', 'drawn', 'played')
-    GROUP BY m.match_key, e.seat, e.card
-),
 lines AS (
-    SELECT
-        l.*,
-        g.won,
-        g.drew,
-        CASE WHEN o.card IS NOT NULL THEN 1 ELSE 0 END AS in_own_faction,
-        l.counted * (1 - g.drew) AS decided,
-        COALESCE(e.in_opening, 0) AS in_opening,
-        COALESCE(e.in_hand, 0) AS in_hand,
-        COALESCE(e.in_hand, 0) - COALESCE(e.in_opening, 0) AS drawn_later,
-        COALESCE(e.was_played, 0) AS was_played,
-        e.first_played_turn
-    FROM deck_lines AS l
-    INNER JOIN seat_games AS g ON g.match_key = l.match_key AND g.seat = l.seat
-    LEFT JOIN own_faction AS o ON o.card = l.card AND o.deck_faction = g.deck_faction
-    LEFT JOIN card_seat_events AS e
-        ON e.match_key = l.match_key AND e.seat = l.seat AND e.card = l.card
+    SELECT u.*, CASE WHEN o.card IS NOT NULL THEN u.included ELSE 0 END AS in_own_faction
+    FROM usage AS u
+    LEFT JOIN own_faction AS o ON o.card = u.card AND o.deck_faction = u.deck_faction
 )
 SELECT
     lines.card,
     MIN(card_name) AS card_name,
     MIN(section) AS section,
     MIN(t.decks) AS decks,
-    COUNT(*) AS included,
+    SUM(included) AS included,
     MIN(f.faction_decks) AS faction_decks,
     CASE WHEN MIN(f.faction_decks) IS NOT NULL THEN SUM(in_own_faction) END
         AS included_in_faction,
-    AVG(CAST(copies AS DOUBLE)) AS avg_copies,
-    COUNT(DISTINCT CASE WHEN counted = 0 THEN match_key END) AS mirror_matches,
-    SUM(counted) AS games,
-    SUM(counted * drew) AS deck_draws,
-    SUM(decided) AS deck_decided,
-    SUM(counted * won) AS deck_wins,
-    SUM(was_played) AS played,
-    SUM(counted * was_played) AS played_games,
-    SUM(counted * was_played * drew) AS played_draws,
-    SUM(decided * was_played) AS played_decided,
-    SUM(counted * was_played * won) AS played_wins,
-    SUM(in_hand) AS drawn,
-    SUM(counted * in_hand) AS drawn_games,
-    SUM(counted * in_hand * drew) AS drawn_draws,
-    SUM(decided * in_hand) AS drawn_decided,
-    SUM(counted * in_hand * won) AS drawn_wins,
-    SUM(counted * in_opening) AS opening_games,
-    SUM(counted * in_opening * drew) AS opening_draws,
-    SUM(counted * in_opening * won) AS opening_wins,
-    SUM(counted * drawn_later) AS drawn_later_games,
-    SUM(counted * drawn_later * drew) AS drawn_later_draws,
-    SUM(counted * drawn_later * won) AS drawn_later_wins,
-    SUM(counted * (1 - in_hand)) AS not_drawn_games,
-    SUM(counted * (1 - in_hand) * drew) AS not_drawn_draws,
-    SUM(counted * (1 - in_hand) * won) AS not_drawn_wins,
+    CAST(SUM(copies) AS DOUBLE) / SUM(included) AS avg_copies,
+    CASE WHEN $faction IS NULL THEN SUM(mirror_matches) ELSE SUM(mirror_matches_in_faction) END
+        AS mirror_matches,
+    SUM(games) AS games,
+    SUM(deck_draws) AS deck_draws,
+    SUM(deck_decided) AS deck_decided,
+    SUM(deck_wins) AS deck_wins,
+    SUM(played) AS played,
+    SUM(played_games) AS played_games,
+    SUM(played_draws) AS played_draws,
+    SUM(played_decided) AS played_decided,
+    SUM(played_wins) AS played_wins,
+    SUM(drawn) AS drawn,
+    SUM(drawn_games) AS drawn_games,
+    SUM(drawn_draws) AS drawn_draws,
+    SUM(drawn_decided) AS drawn_decided,
+    SUM(drawn_wins) AS drawn_wins,
+    SUM(opening_games) AS opening_games,
+    SUM(opening_draws) AS opening_draws,
+    SUM(opening_wins) AS opening_wins,
+    SUM(drawn_later_games) AS drawn_later_games,
+    SUM(drawn_later_draws) AS drawn_later_draws,
+    SUM(drawn_later_wins) AS drawn_later_wins,
+    SUM(not_drawn_games) AS not_drawn_games,
+    SUM(not_drawn_draws) AS not_drawn_draws,
+    SUM(not_drawn_wins) AS not_drawn_wins,
     MIN(t.scope_wins) AS scope_wins,
-    AVG(CAST(first_played_turn AS DOUBLE)) AS avg_turn_first_played
+    CAST(SUM(first_played_turns) AS DOUBLE) / NULLIF(SUM(first_played), 0)
+        AS avg_turn_first_played
 FROM lines
 CROSS JOIN deck_totals AS t
 LEFT JOIN card_faction_decks AS f ON f.card = lines.card
 GROUP BY lines.card
-HAVING COUNT(*) >= COALESCE($min_sample, 0)
+HAVING SUM(included) >= COALESCE($min_sample, 0)

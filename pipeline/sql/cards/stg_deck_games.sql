@@ -8,6 +8,7 @@
 SELECT
     g.match_id,
     g.format,
+    g.match_date,
     g.seat,
     d.deck_id,
     d.deck_name,

@@ -1,11 +1,13 @@
 -- model: stg_seat_games (staging over stg_seats and stg_scope: no aggregate)
--- grain: one row per seat of a match in scope (a "seat-game": one seat played in one match)
+-- grain: one row per seat of a match in scope (a "seat-game": one seat played in one match),
+-- with its match's format and day
 -- source: stg_seats, stg_scope
 -- won, lost, drew, went_first: the seat's result and turn order as 0/1, to be summed. A draw is
 -- not a win. Every game has these; a card game's decks join them in stg_deck_games.
 SELECT
     s.match_id,
     m.format,
+    m.match_date,
     s.seat,
     s.side,
     s.role,
