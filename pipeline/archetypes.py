@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 from scipy.cluster.hierarchy import fcluster, linkage
 from scipy.spatial.distance import squareform
 
@@ -57,55 +59,151 @@ def archetype_of(con: Any, params: Mapping[str, Any]) -> pa.Table:
     the connection and the model's parameters in, a table out)."""
     from pipeline import metrics
 
-    lists = metrics.run_model(con, "archetype_lists", **{k: params.get(k) for k in (
+    lists = metrics.model_rows(con, "archetype_lists", **{k: params.get(k) for k in (
         "game", "format", "date_from", "date_to")})
-    return pa.Table.from_pandas(cluster(lists, str(params.get("game"))), schema=ARCHETYPE_OF,
-                                preserve_index=False)
+    return cluster_table(lists, str(params.get("game")))
 
 
-def cluster(lists: pd.DataFrame, game: str) -> pd.DataFrame:
+def cluster(lists: pd.DataFrame | pa.Table, game: str) -> pd.DataFrame:
     """deck_id, archetype (id), archetype_name, faction and signature (card names) of every
-    list of archetype_lists' rows; the same lists give the same answer from a cache."""
-    sections = archetype_sections(game)
-    if sections:
-        lists = lists[lists["section"].isin(sections)]
-    key = (game, int(pd.util.hash_pandas_object(lists, index=False).sum()), len(lists))
+    list of archetype_lists' rows (cluster_table, as a frame)."""
+    if isinstance(lists, pd.DataFrame):
+        lists = pa.Table.from_pandas(lists[list(LIST_COLUMNS)], preserve_index=False)
+    return cluster_table(lists, game).to_pandas()
+
+
+LIST_COLUMNS = ("deck_id", "faction", "decks", "section", "card", "card_name", "copies")
+"""The columns of archetype_lists' rows the clustering reads."""
+
+
+def cluster_table(lists: pa.Table, game: str) -> pa.Table:
+    """cluster's rows as an Arrow table (ARCHETYPE_OF); the same lists give the same answer
+    from a cache. The lists are read as Arrow and numpy arrays, not a frame: a million-match
+    season has some 250,000 lists of 25 lines."""
+    lists = _Lists.of(lists, archetype_sections(game))
+    key = (game, lists.digest())
     if key not in _CLUSTERED:
         if len(_CLUSTERED) >= CACHED:
             _CLUSTERED.pop(next(iter(_CLUSTERED)))
         _CLUSTERED[key] = _cluster(lists, game)
-    return _CLUSTERED[key].copy()
+    return _CLUSTERED[key]
 
 
-_CLUSTERED: dict[tuple[str, int, int], pd.DataFrame] = {}
+_CLUSTERED: dict[tuple[str, str], pa.Table] = {}
 CACHED = 8
 """Clusterings kept: a page, a report and the models of one scope ask for the same lists."""
 
 
-def _cluster(lists: pd.DataFrame, game: str) -> pd.DataFrame:
+@dataclass(frozen=True)
+class _Lists:
+    """archetype_lists' rows as codes: each row's faction, list and card as indexes into the
+    sorted distinct values, beside its copies and its list's plays."""
+
+    factions: np.ndarray
+    faction_of: np.ndarray
+    decks: np.ndarray
+    deck_of: np.ndarray
+    cards: np.ndarray
+    card_of: np.ndarray
+    card_names: np.ndarray
+    copies: np.ndarray
+    played: np.ndarray
+
+    @classmethod
+    def of(cls, rows: pa.Table, sections: tuple[str, ...] = ()) -> _Lists:
+        """The rows of these sections (all for none), encoded. The codes are made over every
+        row and the other sections' rows dropped from the arrays after: cheaper than
+        filtering the strings."""
+        factions, faction_of = _codes(pc.fill_null(rows["faction"].cast(pa.string()), ""))
+        decks, deck_of = _codes(rows["deck_id"].cast(pa.string()))
+        cards, card_of = _codes(rows["card"].cast(pa.string()))
+        names = _per_code(len(cards), card_of, rows["card_name"])
+        copies, played = _floats(rows["copies"]), _floats(rows["decks"])
+        if sections:
+            kept, section_of = _codes(rows["section"].cast(pa.string()))
+            keep = np.isin(section_of, np.flatnonzero(np.isin(kept, list(sections))))
+            faction_of, deck_of, card_of = faction_of[keep], deck_of[keep], card_of[keep]
+            copies, played = copies[keep], played[keep]
+        return cls(factions, faction_of, decks, deck_of, cards, card_of, names, copies, played)
+
+    def digest(self) -> str:
+        """A hash of everything the clustering reads."""
+        h = hashlib.blake2b(digest_size=16)
+        for values in (self.factions, self.decks, self.cards, self.card_names):
+            h.update("\x1f".join(map(str, values)).encode())
+        for codes in (self.faction_of, self.deck_of, self.card_of):
+            h.update(codes.astype(np.int32).tobytes())
+        for numbers in (self.copies, self.played):
+            h.update(numbers.astype(np.float32).tobytes())
+        return h.hexdigest()
+
+
+def _per_code(size: int, codes: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
+    """The value of each code, from any of its rows (a card's name is the same on every one:
+    the catalog's)."""
+    out = np.empty(size, dtype=object)
+    rows = np.zeros(size, dtype=np.int64)
+    rows[codes] = np.arange(len(codes))
+    out[:] = values.take(pa.array(rows)).to_numpy(zero_copy_only=False)
+    return out
+
+
+def _local(codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct codes among these rows (sorted) and each row's index into them, in linear
+    time (np.unique sorts)."""
+    present = np.zeros(size, dtype=bool)
+    present[codes] = True
+    index = np.cumsum(present) - 1
+    return np.flatnonzero(present), index[codes]
+
+
+def _floats(values: pa.ChunkedArray) -> np.ndarray:
+    return values.cast(pa.float64()).to_numpy()
+
+
+def _codes(values: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct values and each row's index into them."""
+    encoded = values.combine_chunks().dictionary_encode()
+    distinct = encoded.dictionary.to_numpy(zero_copy_only=False)
+    order = np.argsort(distinct, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return distinct[order], rank[encoded.indices.to_numpy(zero_copy_only=False)]
+
+
+def _cluster(lists: _Lists, game: str) -> pa.Table:
     from pipeline.factions import faction_name, faction_names
 
     names = faction_names(game)
-    out = []
-    for faction, rows in lists.groupby(lists["faction"].fillna(""), sort=True):
-        counts = rows.pivot_table(index="deck_id", columns="card", values="copies",
-                                  aggfunc="sum", fill_value=0).sort_index()
-        played = rows.groupby("deck_id")["decks"].first().reindex(counts.index)
-        matrix = counts.to_numpy(dtype=np.float64)
-        labels = _labels(matrix, played.to_numpy(dtype=np.float64))
-        card_names = rows.groupby("card")["card_name"].first()
+    out: dict[str, list[Any]] = {name: [] for name in ARCHETYPE_OF.names}
+    for code, faction in enumerate(lists.factions):
+        rows = lists.faction_of == code
+        if not rows.any():  # every line of the faction's lists is in another section
+            continue
+        deck_codes, deck_row = _local(lists.deck_of[rows], len(lists.decks))
+        card_codes, card_col = _local(lists.card_of[rows], len(lists.cards))
+        shape = (len(deck_codes), len(card_codes))
+        matrix = np.bincount(deck_row * shape[1] + card_col, weights=lists.copies[rows],
+                             minlength=shape[0] * shape[1]).reshape(shape)
+        played = np.empty(shape[0])
+        played[deck_row] = lists.played[rows]  # every row of a list has its plays
+        labels = _labels(matrix, played)
+        cards = [str(c) for c in lists.cards[card_codes]]
+        card_names = dict(zip(cards, lists.card_names[card_codes]))
         shown = faction_name(names, faction) if faction else "no faction"
-        lift = _lift(matrix, labels, played.to_numpy(dtype=np.float64))
+        lift = _lift(matrix, labels, played)
         for label in np.unique(labels):
-            signature = ([] if label == 0 else
-                         _signature(list(counts.columns), lift[label], matrix[labels == label]))
+            signature = [] if label == 0 else _signature(cards, lift[label],
+                                                          matrix[labels == label])
             words = (" + ".join(str(card_names.get(c, c)) for c in signature) if signature
                      else "other lists")
             key = hashlib.sha1(f"{faction}|{'|'.join(signature)}".encode()).hexdigest()[:10]
-            out += [{"deck_id": deck, "archetype": key, "archetype_name": f"{shown} · {words}",
-                     "faction": faction or None, "signature": words}
-                    for deck in counts.index[labels == label]]
-    return pd.DataFrame(out, columns=ARCHETYPE_OF.names)
+            members = lists.decks[deck_codes[labels == label]]
+            out["deck_id"] += list(members)
+            for column, value in (("archetype", key), ("archetype_name", f"{shown} · {words}"),
+                                  ("faction", faction or None), ("signature", words)):
+                out[column] += [value] * len(members)
+    return pa.table(out, schema=ARCHETYPE_OF)
 
 
 def archetype_sections(game: str) -> tuple[str, ...]:

@@ -38,7 +38,7 @@ import importlib
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import cache
 from pathlib import Path
@@ -46,6 +46,7 @@ from typing import Any
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
 
 from engine import registry
 from pipeline import rollups
@@ -304,17 +305,29 @@ def _utc(con: duckdb.DuckDBPyConnection) -> None:
         pass
 
 
-def run_model(con: duckdb.DuckDBPyConnection, name: str, *,
-              inputs: dict[str, Any] | None = None, **params: Any) -> pd.DataFrame:
+@dataclass
+class SuiteRun:
+    """What the models of one suite run (one connection, one scope) share: the `-- input:`
+    tables computed (by the function that makes them) and which rollups the connection holds."""
+
+    inputs: dict[str, Any] = field(default_factory=dict)
+    stored: frozenset[str] | None = None
+
+
+def run_model(con: duckdb.DuckDBPyConnection, name: str, *, run: SuiteRun | None = None,
+              **params: Any) -> pd.DataFrame:
     """Run one model with its parameters bound; counts come back as integers, rates as floats
     beside their counts. The rollups it reads come from the lake where the connection holds
-    them whole (pipeline.rollups.stored), else from the facts. `inputs` keeps the `-- input:`
-    tables computed for these parameters, for the next model of a suite to reuse."""
+    them whole (pipeline.rollups.stored), else from the facts. `run` shares what the models of
+    a suite have in common."""
     model = load_model(name)
     values = bind(model, params)
     _utc(con)
-    stored = rollups.stored(con, values["game"], rollups.referenced(_inline_staging(model.sql)))
-    with _inputs(con, model, params, {} if inputs is None else inputs):
+    run = run or SuiteRun()
+    if run.stored is None:
+        run.stored = rollups.stored(con, values["game"], rollups.read_by(values["game"]))
+    stored = run.stored & set(rollups.referenced(_inline_staging(model.sql)))
+    with _inputs(con, model, params, run.inputs):
         cursor = con.execute(compile_model(name, stored), values)
         types = {d[0]: str(d[1]) for d in cursor.description or ()}
         frame = cursor.df()
@@ -324,6 +337,19 @@ def run_model(con: duckdb.DuckDBPyConnection, name: str, *,
         elif kind == "DATE":  # days, not midnights: a report shows 2026-02-01
             frame[column] = [None if pd.isna(v) else v.date() for v in frame[column]]
     return finish_model(model, frame, params)
+
+
+def model_rows(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> pa.Table:
+    """A model's rows as Arrow, for Python that reads many of them (archetype_lists: some
+    6 million rows over a million matches, which a frame would make slow); a model with rates,
+    inputs or a Python step runs through run_model instead."""
+    model = load_model(name)
+    if model.rates or model.differences or model.inputs or model.python:
+        raise ModelError(f"model {name} has rates, inputs or a Python step: run_model runs it")
+    values = bind(model, params)
+    _utc(con)
+    stored = rollups.stored(con, values["game"], rollups.referenced(_inline_staging(model.sql)))
+    return con.sql(compile_model(name, stored), params=values).to_arrow_table()
 
 
 def finish_model(model: Model, frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:
@@ -414,5 +440,5 @@ def run_all(con: duckdb.DuckDBPyConnection, game: str, format: str | None = None
     input two models read (archetype_of) is computed once."""
     params = {"game": game, "format": format, "date_from": date_from, "date_to": date_to,
               "min_sample": min_sample}
-    inputs: dict[str, Any] = {}
-    return {name: run_model(con, name, inputs=inputs, **params) for name in suite(game)}
+    run = SuiteRun()
+    return {name: run_model(con, name, run=run, **params) for name in suite(game)}

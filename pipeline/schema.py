@@ -94,7 +94,7 @@ def _counts(*names: str) -> list[tuple[str, pa.DataType]]:
 ROLLUPS: Mapping[str, pa.Schema] = {
     "rollup_facts": pa.schema([
         ("game", pa.string()), ("month", pa.string()), ("batch", pa.string()),
-        ("fact_table", pa.string()), *_counts("fact_rows"),
+        ("definition", pa.string()), ("fact_table", pa.string()), *_counts("fact_rows"),
     ]),
     "rollup_deck_games": pa.schema([
         *ROLLUP_KEYS, ("faction", pa.string()),
@@ -113,9 +113,23 @@ ROLLUPS: Mapping[str, pa.Schema] = {
                  "drawn_later_wins", "not_drawn_games", "not_drawn_draws", "not_drawn_wins",
                  "first_played", "first_played_turns"),
     ]),
+    "rollup_deck_names": pa.schema([
+        *ROLLUP_KEYS, ("faction", pa.string()), ("deck_name", pa.string()),
+        ("deck_id", pa.string()),
+        *_counts("seat_games", "games", "draws", "losses", "wins", "mirror_matches"),
+    ]),
+    "rollup_matchups": pa.schema([
+        *ROLLUP_KEYS, ("faction", pa.string()), ("opponent_faction", pa.string()),
+        ("is_mirror", pa.bool_()), *_counts("n", "draws", "losses", "wins"),
+    ]),
+    "rollup_deck_lines": pa.schema([
+        *ROLLUP_KEYS, ("deck_id", pa.string()), ("section", pa.string()), ("card", pa.string()),
+        ("card_name", pa.string()), *_counts("copies"),
+    ]),
 }
 """The rollup tables (pipeline.rollups): what the metric models sum, written at ingest beside
-the facts of each commit; rollup_facts counts the fact rows each commit's rollups summarize.
+the facts of each commit; rollup_facts counts the fact rows each commit's rollups summarize,
+and by which definition of them (pipeline.rollups.definition).
 A rollup's columns are those of its model, pipeline/sql/<folder>/<table>.sql, after the
 partition keys and the batch."""
 _TABLE_NAME = re.compile(r"[a-z][a-z0-9_]*\Z")

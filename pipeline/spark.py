@@ -201,6 +201,7 @@ class SparkResult:
         with contextlib.suppress(duckdb.Error):  # without ICU, timestamps stay UTC anyway
             self._con.execute("SET TimeZone = 'UTC'")  # match times as the lake's views give them
         self._con.register("result", table)
+        self._table = table
         self._cursor = self._con.execute("SELECT * FROM result")
 
     @property
@@ -209,6 +210,9 @@ class SparkResult:
 
     def df(self) -> pd.DataFrame:
         return self._cursor.df()
+
+    def to_arrow_table(self) -> pa.Table:
+        return self._table
 
     def fetchall(self) -> list[tuple[Any, ...]]:
         return self._cursor.fetchall()
@@ -250,6 +254,10 @@ class SparkConnection:
             first = (str(err).strip().splitlines() or [type(err).__name__])[0]
             raise SparkError(f"Spark refused the query: {first}{memory_hint(str(err))}"
                              ) from None
+
+    def sql(self, sql: str, params: Mapping[str, Any] | None = None) -> SparkResult:
+        """execute, by the name DuckDB gives its relational form (con.sql(q, params=...))."""
+        return self.execute(sql, params)
 
     def register(self, name: str, table: pa.Table | pd.DataFrame) -> None:
         """A temporary view of an Arrow table (or a frame), as DuckDB's register."""

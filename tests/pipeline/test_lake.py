@@ -24,8 +24,8 @@ WRITTEN = [*game_tables("vitorian"), *written_by("vitorian")]
 """The tables a lake of Vitorian logs writes part files to (every registered game declares
 its own, which such a lake leaves empty)."""
 
-PART = re.compile(r"(matches|seats|decks|deck_cards|card_events|rollup_card_usage|rollup_deck_games"
-                  r"|rollup_facts)/game=vitorian/month=2026-0[12]/"
+PART = re.compile(r"(matches|seats|decks|deck_cards|card_events|rollup_[a-z_]+)"
+                  r"/game=vitorian/month=2026-0[12]/"
                   r"part-\d{8}T\d{12}-[0-9a-f]{6}-0\.parquet|quarantine/part-\d{8}T\d{12}-"
                   r"[0-9a-f]{6}\.parquet")
 

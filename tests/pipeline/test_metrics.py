@@ -150,11 +150,12 @@ def random_facts(seed: int = 7, matches: int = 400) -> dict[str, pa.Table]:
 
 def _random_deck(rng: random.Random, seat: dict, cards: list, rows: dict) -> None:
     base = {k: seat[k] for k in ("match_id", "game", "month", "seat")}
-    deck = rng.sample(cards, 8)
+    listed = random.Random(seat["deck_id"])  # a deck_id is one list, as ingest's hash makes it
+    deck = listed.sample(cards, 8)
     for card, section in deck:
         rows["deck_cards"].append({**base, "deck_id": seat["deck_id"], "section": section,
                                    "card": card, "card_name": card.upper(),
-                                   "copies": rng.randint(1, 3)})
+                                   "copies": listed.randint(1, 3)})
     kinds = ["opening_hand", "drawn", "played", "destroyed", "hit"]
     for card, _ in deck + [("token", "none")]:
         for _ in range(rng.randint(0, 3)):

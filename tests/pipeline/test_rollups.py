@@ -50,7 +50,9 @@ def from_facts() -> Iterator[None]:
 
 
 def rollup_models(game: str) -> list[str]:
-    return [name for name in metrics.suite(game)
+    """The models that read a rollup: the game's suite's and archetype_lists (which the
+    archetype models' input reads)."""
+    return [name for name in dict.fromkeys([*metrics.suite(game), "archetype_lists"])
             if rollups.referenced(metrics._inline_staging(metrics.load_model(name).sql))]
 
 
@@ -152,3 +154,12 @@ def test_the_declared_rollup_columns_are_the_models_columns(lakes):
             columns = [d[0] for d in cursor.description]
             cursor.fetchall()
             assert ["game", "month", "batch", *columns] == ROLLUPS[name].names, name
+
+
+def test_rollups_of_another_definition_are_not_read(lakes, monkeypatch):
+    game = CARD_GAMES[0]
+    with contextlib.closing(lakes[game].connect()) as con:
+        whole = metrics.run_model(con, "card_usage", game=game)
+        monkeypatch.setattr(rollups, "definition", lambda names: "changed-since")
+        assert rollups.stored(con, game, rollups.read_by(game)) == frozenset()
+        pd.testing.assert_frame_equal(metrics.run_model(con, "card_usage", game=game), whole)

@@ -3,34 +3,29 @@
 -- params: $game (required); $format, $date_from, $date_to (match start day, UTC, inclusive;
 --         NULL = unbounded)
 -- A deck list is a deck_id (the content hash of the list ingest computed), whatever name the
--- player gave it; decks counts the seat-games that played it, and its lines are read from the
--- first of them (by match and seat): a deck_id is one list wherever it is played. What
--- pipeline.archetypes clusters into archetypes: one list once, weighted by how often played.
+-- player gave it; decks counts the seat-games that played it (rollup_deck_names), and its lines
+-- are those of rollup_deck_lines: a deck_id is one list wherever it is played, so its lines are
+-- the same on every day. What pipeline.archetypes clusters into archetypes: one list once,
+-- weighted by how often played.
 -- order: deck_id, card
-WITH played AS (
-    SELECT
-        deck_id,
-        faction,
-        match_id,
-        seat,
-        COUNT(*) OVER (PARTITION BY deck_id) AS decks,
-        ROW_NUMBER() OVER (PARTITION BY deck_id ORDER BY match_id, seat) AS nth
-    FROM stg_deck_games
+WITH plays AS (
+    SELECT deck_id, MIN(faction) AS faction, CAST(SUM(seat_games) AS BIGINT) AS decks
+    FROM rollup_deck_names
     WHERE deck_id IS NOT NULL
+    GROUP BY deck_id
 ),
-lists AS (
-    SELECT deck_id, faction, decks, match_id, seat FROM played WHERE nth = 1
+lines AS (
+    SELECT deck_id, section, card, MIN(card_name) AS card_name, MIN(copies) AS copies
+    FROM rollup_deck_lines
+    GROUP BY deck_id, section, card
 )
 SELECT
-    l.deck_id,
-    l.faction,
-    l.decks,
-    c.section,
-    c.card,
-    MIN(c.card_name) AS card_name,
-    SUM(c.copies) AS copies
-FROM lists AS l
-INNER JOIN stg_deck_cards AS c
-    ON c.match_id = l.match_id AND c.seat = l.seat AND c.deck_id = l.deck_id
-WHERE c.game = $game
-GROUP BY l.deck_id, l.faction, l.decks, c.section, c.card
+    p.deck_id,
+    p.faction,
+    p.decks,
+    l.section,
+    l.card,
+    l.card_name,
+    CAST(l.copies AS BIGINT) AS copies
+FROM plays AS p
+INNER JOIN lines AS l ON l.deck_id = p.deck_id

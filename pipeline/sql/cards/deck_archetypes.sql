@@ -5,21 +5,35 @@
 -- seat_games counts every deck of the archetype; meta_share is its share of all decks;
 -- distinct_decks counts distinct deck lists (deck_id) under the name. The win rate leaves
 -- out the mirror matches against the same archetype (counted in mirror_matches). A draw
--- counts as not a win.
+-- counts as not a win. The counts are rollup_deck_names' summed over the scope.
 -- rate: meta_share = seat_games / all_seat_games
 -- rate: win_rate = wins / games
 -- order: seat_games DESC, faction, deck_name
+WITH names AS (
+    SELECT
+        deck_name,
+        faction,
+        COUNT(DISTINCT deck_id) AS distinct_decks,
+        SUM(seat_games) AS seat_games,
+        SUM(games) AS games,
+        SUM(draws) AS draws,
+        SUM(losses) AS losses,
+        SUM(wins) AS wins,
+        SUM(mirror_matches) AS mirror_matches
+    FROM rollup_deck_names
+    GROUP BY deck_name, faction
+)
 SELECT
-    deck_name,
-    faction,
-    COUNT(DISTINCT deck_id) AS distinct_decks,
-    scope_seat_games AS all_seat_games,
-    COUNT(*) AS seat_games,
-    SUM(1 - archetype_mirror) AS games,
-    SUM((1 - archetype_mirror) * drew) AS draws,
-    SUM((1 - archetype_mirror) * lost) AS losses,
-    SUM((1 - archetype_mirror) * won) AS wins,
-    COUNT(DISTINCT CASE WHEN archetype_mirror = 1 THEN match_id END) AS mirror_matches
-FROM stg_seat_mirrors
-GROUP BY deck_name, faction, scope_seat_games
-HAVING COUNT(*) >= COALESCE($min_sample, 0)
+    n.deck_name,
+    n.faction,
+    n.distinct_decks,
+    t.all_seat_games,
+    n.seat_games,
+    n.games,
+    n.draws,
+    n.losses,
+    n.wins,
+    n.mirror_matches
+FROM names AS n
+CROSS JOIN (SELECT SUM(seat_games) AS all_seat_games FROM names) AS t
+WHERE n.seat_games >= COALESCE($min_sample, 0)

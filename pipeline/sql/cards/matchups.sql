@@ -7,55 +7,28 @@
 -- not a win. A mirror (A, A) has one row counted per match: n mirror matches and their draws;
 -- its wins, losses and win rate are NULL, because a mirror is won by the faction exactly as
 -- often as it is lost and says nothing about its strength. With more than two seats, every
--- other seat of the match is an opponent.
+-- other seat of the match is an opponent. The counts are rollup_matchups' summed over the scope.
 -- rate: win_rate = wins / n
 -- order: faction, opponent_faction
-WITH seat_games AS (
-    SELECT match_id, seat, faction, won, lost, drew
-    FROM stg_deck_games
-),
-pairs AS (
-    SELECT
-        a.match_id,
-        a.faction,
-        b.faction AS opponent_faction,
-        a.won,
-        a.lost,
-        a.drew
-    FROM seat_games AS a
-    INNER JOIN seat_games AS b ON b.match_id = a.match_id AND b.seat <> a.seat
-),
-cross_faction AS (
+WITH pairs AS (
     SELECT
         faction,
         opponent_faction,
-        FALSE AS is_mirror,
-        COUNT(*) AS n,
-        SUM(drew) AS draws,
-        SUM(lost) AS losses,
-        SUM(won) AS wins
-    FROM pairs
-    WHERE faction <> opponent_faction
-    GROUP BY faction, opponent_faction
-),
-mirror AS (
-    SELECT
-        faction,
-        opponent_faction,
-        TRUE AS is_mirror,
-        COUNT(DISTINCT match_id) AS n,
-        COUNT(DISTINCT CASE WHEN drew = 1 THEN match_id END) AS draws,
-        CAST(NULL AS BIGINT) AS losses,
-        CAST(NULL AS BIGINT) AS wins
-    FROM pairs
-    WHERE faction = opponent_faction
-    GROUP BY faction, opponent_faction
-),
-matchup_rows AS (
-    SELECT * FROM cross_faction
-    UNION ALL
-    SELECT * FROM mirror
+        is_mirror,
+        SUM(n) AS n,
+        SUM(draws) AS draws,
+        SUM(losses) AS losses,
+        SUM(wins) AS wins
+    FROM rollup_matchups
+    GROUP BY faction, opponent_faction, is_mirror
 )
-SELECT faction, opponent_faction, is_mirror, n, draws, losses, wins
-FROM matchup_rows
+SELECT
+    faction,
+    opponent_faction,
+    is_mirror,
+    n,
+    draws,
+    CASE WHEN is_mirror THEN CAST(NULL AS BIGINT) ELSE losses END AS losses,
+    CASE WHEN is_mirror THEN CAST(NULL AS BIGINT) ELSE wins END AS wins
+FROM pairs
 WHERE n >= COALESCE($min_sample, 0)
