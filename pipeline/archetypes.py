@@ -64,6 +64,13 @@ def archetype_of(con: Any, params: Mapping[str, Any]) -> pa.Table:
     return cluster_table(lists, str(params.get("game")))
 
 
+def sections_table(con: Any, params: Mapping[str, Any]) -> pa.Table:
+    """The model input `archetype_sections` of archetype_lists: the sections of the game's
+    lists that make an archetype (none: every section)."""
+    return pa.table({"section": pa.array(archetype_sections(str(params.get("game"))),
+                                         pa.string())})
+
+
 def cluster(lists: pd.DataFrame | pa.Table, game: str) -> pd.DataFrame:
     """deck_id, archetype (id), archetype_name, faction and signature (card names) of every
     list of archetype_lists' rows (cluster_table, as a frame)."""
@@ -111,31 +118,45 @@ class _Lists:
 
     @classmethod
     def of(cls, rows: pa.Table, sections: tuple[str, ...] = ()) -> _Lists:
-        """The rows of these sections (all for none), encoded. The codes are made over every
-        row and the other sections' rows dropped from the arrays after: cheaper than
-        filtering the strings."""
+        """The rows of these sections (all for none), encoded (archetype_lists' rows hold
+        only those already)."""
+        if sections:
+            keep = pc.is_in(rows["section"].cast(pa.string()), pa.array(sections, pa.string()))
+            if not pc.all(keep).as_py():
+                rows = rows.filter(keep)
         factions, faction_of = _codes(pc.fill_null(rows["faction"].cast(pa.string()), ""))
         decks, deck_of = _codes(rows["deck_id"].cast(pa.string()))
         cards, card_of = _codes(rows["card"].cast(pa.string()))
         names = _per_code(len(cards), card_of, rows["card_name"])
         copies, played = _floats(rows["copies"]), _floats(rows["decks"])
-        if sections:
-            kept, section_of = _codes(rows["section"].cast(pa.string()))
-            keep = np.isin(section_of, np.flatnonzero(np.isin(kept, list(sections))))
-            faction_of, deck_of, card_of = faction_of[keep], deck_of[keep], card_of[keep]
-            copies, played = copies[keep], played[keep]
         return cls(factions, faction_of, decks, deck_of, cards, card_of, names, copies, played)
 
     def digest(self) -> str:
-        """A hash of everything the clustering reads."""
+        """A hash of everything the clustering reads, whatever the order of the rows: the
+        sorted distinct values, each list's faction and plays (by list code), and the sum of
+        a 64-bit mix of each row's (list, card, copies), a multiset hash."""
         h = hashlib.blake2b(digest_size=16)
         for values in (self.factions, self.decks, self.cards, self.card_names):
             h.update("\x1f".join(map(str, values)).encode())
-        for codes in (self.faction_of, self.deck_of, self.card_of):
-            h.update(codes.astype(np.int32).tobytes())
-        for numbers in (self.copies, self.played):
-            h.update(numbers.astype(np.float32).tobytes())
+        per_list = np.full((2, len(self.decks)), -1, dtype=np.int64)
+        per_list[0, self.deck_of], per_list[1, self.deck_of] = self.faction_of, self.played
+        h.update(per_list.tobytes())
+        line = self.deck_of.astype(np.uint64) * np.uint64(len(self.cards)) + self.card_of
+        rows = _mix(_mix(line) ^ self.copies.astype(np.uint64))
+        h.update(int(rows.sum(dtype=np.uint64)).to_bytes(8, "little"))
+        h.update(len(rows).to_bytes(8, "little"))
         return h.hexdigest()
+
+
+def _mix(values: np.ndarray) -> np.ndarray:
+    """splitmix64's finalizer on each value (uint64, wrapping): neighbouring inputs land far
+    apart, so that a sum of mixed rows tells multisets apart."""
+    x = values.astype(np.uint64)
+    x ^= x >> np.uint64(30)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(27)
+    x *= np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
 def _per_code(size: int, codes: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
@@ -162,13 +183,14 @@ def _floats(values: pa.ChunkedArray) -> np.ndarray:
 
 
 def _codes(values: pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
-    """The sorted distinct values and each row's index into them."""
+    """The sorted distinct values (in code-point order, as Python sorts strings) and each
+    row's index into them; sorted by Arrow, in C++."""
     encoded = values.combine_chunks().dictionary_encode()
-    distinct = encoded.dictionary.to_numpy(zero_copy_only=False)
-    order = np.argsort(distinct, kind="stable")
+    order = pc.array_sort_indices(encoded.dictionary).to_numpy()
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    return distinct[order], rank[encoded.indices.to_numpy(zero_copy_only=False)]
+    distinct = encoded.dictionary.take(pa.array(order)).to_numpy(zero_copy_only=False)
+    return distinct, rank[encoded.indices.to_numpy(zero_copy_only=False)]
 
 
 def _cluster(lists: _Lists, game: str) -> pa.Table:

@@ -254,9 +254,9 @@ def _columns(name: str, exprs: tuple[str, str, str]) -> str:
     return ",\n    ".join(f"{e} AS {c}" for e, c in zip(exprs, names))
 
 
-def compile_model(name: str, stored: frozenset[str] = frozenset()) -> str:
+def compile_model(name: str, stored: frozenset[str] = frozenset(), ordered: bool = True) -> str:
     """The standalone query of a model: staging inlined (and the rollups not `stored`), rates
-    and intervals added, ordered."""
+    and intervals added, ordered (unless not `ordered`: rows a reader takes as a set)."""
     model = load_model(name)
     sql = _inline_staging(model.sql, stored)
     if model.rates:
@@ -266,7 +266,7 @@ def compile_model(name: str, stored: frozenset[str] = frozenset()) -> str:
         diffs = ",\n    ".join(_columns(d.name, newcombe_sql(d.a, d.b))
                                for d in model.differences)
         sql = f"SELECT rated.*,\n    {diffs}\nFROM (\n{sql}\n) AS rated"
-    return f"{sql}\nORDER BY {model.order}" if model.order else sql
+    return f"{sql}\nORDER BY {model.order}" if model.order and ordered else sql
 
 
 def _as_date(name: str, value: Any) -> date | None:
@@ -340,16 +340,19 @@ def run_model(con: duckdb.DuckDBPyConnection, name: str, *, run: SuiteRun | None
 
 
 def model_rows(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> pa.Table:
-    """A model's rows as Arrow, for Python that reads many of them (archetype_lists: some
-    6 million rows over a million matches, which a frame would make slow); a model with rates,
-    inputs or a Python step runs through run_model instead."""
+    """A model's rows as Arrow, in no particular order, for Python that reads many of them as a
+    set (archetype_lists: some 5 million rows over a million matches, which a frame would make
+    slow and its ORDER BY a second slower); a model with rates or a Python step runs through
+    run_model instead."""
     model = load_model(name)
-    if model.rates or model.differences or model.inputs or model.python:
-        raise ModelError(f"model {name} has rates, inputs or a Python step: run_model runs it")
+    if model.rates or model.differences or model.python:
+        raise ModelError(f"model {name} has rates or a Python step: run_model runs it")
     values = bind(model, params)
     _utc(con)
     stored = rollups.stored(con, values["game"], rollups.referenced(_inline_staging(model.sql)))
-    return con.sql(compile_model(name, stored), params=values).to_arrow_table()
+    with _inputs(con, model, params, {}):
+        return con.sql(compile_model(name, stored, ordered=False),
+                       params=values).to_arrow_table()
 
 
 def finish_model(model: Model, frame: pd.DataFrame, params: Mapping[str, Any]) -> pd.DataFrame:

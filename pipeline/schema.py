@@ -122,6 +122,13 @@ ROLLUPS: Mapping[str, pa.Schema] = {
         *ROLLUP_KEYS, ("faction", pa.string()), ("opponent_faction", pa.string()),
         ("is_mirror", pa.bool_()), *_counts("n", "draws", "losses", "wins"),
     ]),
+    "rollup_first_player": pa.schema([
+        *ROLLUP_KEYS, *_counts("matches", "draws", "first_losses", "first_wins", "decided"),
+    ]),
+    "rollup_coverage": pa.schema([
+        *ROLLUP_KEYS, ("ruleset", pa.string()), ("ruleset_version", pa.int32()),
+        *_counts("matches", "draws", "turns", "timed_matches"),
+    ]),
     "rollup_deck_lines": pa.schema([
         *ROLLUP_KEYS, ("deck_id", pa.string()), ("section", pa.string()), ("card", pa.string()),
         ("card_name", pa.string()), *_counts("copies"),

@@ -448,7 +448,8 @@ def test_the_models_live_in_folders_by_what_they_need():
     assert not list(metrics.SQL_DIR.glob("*.sql")), "every model sits in a folder"
     folders = {name: path.parent.name for name, path in metrics.model_paths().items()}
     assert {n for n, f in folders.items() if f == "core"} == {
-        "stg_matches", "stg_scope", "stg_seats", "stg_seat_games", "coverage", "first_player"}
+        "stg_matches", "stg_scope", "stg_seats", "stg_seat_games", "coverage", "first_player",
+        "rollup_coverage", "rollup_first_player"}
     assert {n for n, f in folders.items() if f == "cards"} >= {
         "stg_decks", "stg_deck_games", "card_usage", "matchups", "faction_win_rates"}
     assert set(SUITE) <= set(metrics.model_names())

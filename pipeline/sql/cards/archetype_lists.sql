@@ -1,12 +1,15 @@
 -- model: archetype_lists
--- grain: one row per (deck list, card) of the distinct deck lists played in the matches in scope
+-- grain: one row per (deck list, card) of the distinct deck lists played in the matches in
+-- scope, the cards of the sections that make an archetype
 -- params: $game (required); $format, $date_from, $date_to (match start day, UTC, inclusive;
 --         NULL = unbounded)
+-- input: archetype_sections = pipeline.archetypes:sections_table
 -- A deck list is a deck_id (the content hash of the list ingest computed), whatever name the
 -- player gave it; decks counts the seat-games that played it (rollup_deck_names), and its lines
 -- are those of rollup_deck_lines: a deck_id is one list wherever it is played, so its lines are
 -- the same on every day. What pipeline.archetypes clusters into archetypes: one list once,
--- weighted by how often played.
+-- weighted by how often played, by the cards of its archetype_sections (GameInfo's: not the
+-- resource piles every deck fills alike; every section for a game that names none).
 -- order: deck_id, card
 WITH plays AS (
     SELECT deck_id, MIN(faction) AS faction, CAST(SUM(seat_games) AS BIGINT) AS decks
@@ -15,9 +18,16 @@ WITH plays AS (
     GROUP BY deck_id
 ),
 lines AS (
-    SELECT deck_id, section, card, MIN(card_name) AS card_name, MIN(copies) AS copies
+    SELECT deck_id, section, card, MIN(copies) AS copies
     FROM rollup_deck_lines
+    WHERE section IN (SELECT section FROM archetype_sections)
+       OR NOT EXISTS (SELECT 1 FROM archetype_sections)
     GROUP BY deck_id, section, card
+),
+card_names AS (
+    SELECT card, MIN(card_name) AS card_name
+    FROM rollup_deck_lines
+    GROUP BY card
 )
 SELECT
     p.deck_id,
@@ -25,7 +35,8 @@ SELECT
     p.decks,
     l.section,
     l.card,
-    l.card_name,
+    n.card_name,
     CAST(l.copies AS BIGINT) AS copies
 FROM plays AS p
 INNER JOIN lines AS l ON l.deck_id = p.deck_id
+INNER JOIN card_names AS n ON n.card = l.card

@@ -12,36 +12,57 @@
 -- rate: meta_share = seat_games / all_seat_games
 -- rate: win_rate = wins / games
 -- order: seat_games DESC, archetype_name
-WITH games AS (
-    SELECT
-        g.match_id,
-        g.deck_id,
-        g.won,
-        g.lost,
-        g.drew,
-        a.archetype,
-        a.archetype_name,
-        a.signature,
-        a.faction,
-        CASE WHEN COUNT(*) OVER (PARTITION BY g.match_id, a.archetype) > 1 THEN 1 ELSE 0 END
-            AS mirror,
-        COUNT(*) OVER () AS all_seat_games
+WITH seat_games AS (
+    SELECT g.match_id, g.won, g.lost, g.drew, a.archetype
     FROM stg_deck_games AS g
     INNER JOIN archetype_of AS a ON a.deck_id = g.deck_id
+),
+match_archetypes AS (
+    SELECT
+        match_id,
+        archetype,
+        COUNT(*) AS seats,
+        SUM(won) AS won,
+        SUM(lost) AS lost,
+        SUM(drew) AS drew
+    FROM seat_games
+    GROUP BY match_id, archetype
+),
+played AS (
+    SELECT
+        archetype,
+        CAST(SUM(seats) AS BIGINT) AS seat_games,
+        SUM(CASE WHEN seats = 1 THEN 1 ELSE 0 END) AS games,
+        SUM(CASE WHEN seats = 1 THEN drew ELSE 0 END) AS draws,
+        SUM(CASE WHEN seats = 1 THEN lost ELSE 0 END) AS losses,
+        SUM(CASE WHEN seats = 1 THEN won ELSE 0 END) AS wins,
+        CAST(SUM(CASE WHEN seats > 1 THEN 1 ELSE 0 END) AS BIGINT) AS mirror_matches
+    FROM match_archetypes
+    GROUP BY archetype
+),
+all_played AS (
+    SELECT CAST(SUM(seat_games) AS BIGINT) AS all_seat_games
+    FROM played
+),
+archetypes AS (
+    SELECT archetype, archetype_name, faction, signature, COUNT(*) AS lists
+    FROM archetype_of
+    GROUP BY archetype, archetype_name, faction, signature
 )
 SELECT
-    archetype,
-    archetype_name,
-    faction,
-    signature,
-    COUNT(DISTINCT deck_id) AS lists,
-    all_seat_games,
-    COUNT(*) AS seat_games,
-    SUM(1 - mirror) AS games,
-    SUM((1 - mirror) * drew) AS draws,
-    SUM((1 - mirror) * lost) AS losses,
-    SUM((1 - mirror) * won) AS wins,
-    COUNT(DISTINCT CASE WHEN mirror = 1 THEN match_id END) AS mirror_matches
-FROM games
-GROUP BY archetype, archetype_name, faction, signature, all_seat_games
-HAVING COUNT(*) >= COALESCE($min_sample, 0)
+    a.archetype,
+    a.archetype_name,
+    a.faction,
+    a.signature,
+    a.lists,
+    t.all_seat_games,
+    p.seat_games,
+    p.games,
+    p.draws,
+    p.losses,
+    p.wins,
+    p.mirror_matches
+FROM played AS p
+INNER JOIN archetypes AS a ON a.archetype = p.archetype
+CROSS JOIN all_played AS t
+WHERE p.seat_games >= COALESCE($min_sample, 0)

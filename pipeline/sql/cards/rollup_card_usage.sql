@@ -43,12 +43,26 @@ deck_lines AS (
         d.card,
         d.card_name,
         d.section,
-        d.copies,
-        CASE WHEN COUNT(*) OVER (PARTITION BY m.match_key, d.card) > 1 THEN 0 ELSE 1 END
-            AS counted
+        d.copies
     FROM stg_deck_cards AS d
     INNER JOIN scope AS m ON m.match_id = d.match_id
     WHERE d.game = $game
+),
+faction_holders AS (
+    SELECT
+        l.match_key,
+        l.card,
+        g.deck_faction,
+        COUNT(*) AS holders,
+        MIN(l.seat) AS first_seat
+    FROM deck_lines AS l
+    INNER JOIN seat_games AS g ON g.match_key = l.match_key AND g.seat = l.seat
+    GROUP BY l.match_key, l.card, g.deck_faction
+),
+holders AS (
+    SELECT match_key, card, SUM(holders) AS holders, MIN(first_seat) AS first_seat
+    FROM faction_holders
+    GROUP BY match_key, card
 ),
 card_seat_events AS (
     SELECT
@@ -68,24 +82,31 @@ card_seat_events AS (
 lines AS (
     SELECT
         l.*,
+        CASE WHEN h.holders > 1 THEN 0 ELSE 1 END AS counted,
+        CASE WHEN l.seat = h.first_seat THEN 1 ELSE 0 END AS first_in_match,
+        CASE WHEN l.seat = f.first_seat THEN 1 ELSE 0 END AS first_in_faction,
         g.format,
         g.match_date,
         g.deck_faction,
         g.won,
         g.drew,
-        l.counted * (1 - g.drew) AS decided,
         COALESCE(e.in_opening, 0) AS in_opening,
         COALESCE(e.in_hand, 0) AS in_hand,
         COALESCE(e.in_hand, 0) - COALESCE(e.in_opening, 0) AS drawn_later,
         COALESCE(e.was_played, 0) AS was_played,
-        e.first_played_turn,
-        ROW_NUMBER() OVER (PARTITION BY l.match_key, l.card ORDER BY l.seat) AS nth_in_match,
-        ROW_NUMBER() OVER (PARTITION BY l.match_key, l.card, g.deck_faction ORDER BY l.seat)
-            AS nth_in_faction
+        e.first_played_turn
     FROM deck_lines AS l
     INNER JOIN seat_games AS g ON g.match_key = l.match_key AND g.seat = l.seat
+    INNER JOIN holders AS h ON h.match_key = l.match_key AND h.card = l.card
+    INNER JOIN faction_holders AS f
+        ON f.match_key = l.match_key AND f.card = l.card
+       AND f.deck_faction IS NOT DISTINCT FROM g.deck_faction
     LEFT JOIN card_seat_events AS e
         ON e.match_key = l.match_key AND e.seat = l.seat AND e.card = l.card
+),
+counted_lines AS (
+    SELECT *, counted * (1 - drew) AS decided
+    FROM lines
 )
 SELECT
     format,
@@ -96,9 +117,8 @@ SELECT
     MIN(section) AS section,
     COUNT(*) AS included,
     SUM(copies) AS copies,
-    SUM(CASE WHEN counted = 0 AND nth_in_match = 1 THEN 1 ELSE 0 END) AS mirror_matches,
-    SUM(CASE WHEN counted = 0 AND nth_in_faction = 1 THEN 1 ELSE 0 END)
-        AS mirror_matches_in_faction,
+    SUM((1 - counted) * first_in_match) AS mirror_matches,
+    SUM((1 - counted) * first_in_faction) AS mirror_matches_in_faction,
     SUM(counted) AS games,
     SUM(counted * drew) AS deck_draws,
     SUM(decided) AS deck_decided,
@@ -124,5 +144,5 @@ SELECT
     SUM(counted * (1 - in_hand) * won) AS not_drawn_wins,
     COUNT(first_played_turn) AS first_played,
     SUM(first_played_turn) AS first_played_turns
-FROM lines
+FROM counted_lines
 GROUP BY format, match_date, deck_faction, card
