@@ -44,7 +44,7 @@ all_played AS (
     SELECT CAST(SUM(seat_games) AS BIGINT) AS all_seat_games
     FROM played
 ),
-archetypes AS (
+archetypes AS (  -- archetype_of holds one row per list in scope: its lists, counted
     SELECT archetype, archetype_name, faction, signature, COUNT(*) AS lists
     FROM archetype_of
     GROUP BY archetype, archetype_name, faction, signature
