@@ -5,10 +5,10 @@ A Python set of the hex digests and a dict of the match ids cost about 210 bytes
 parent (and the set again in every worker); the arrays here 24 (benchmarks/bench_known.py, a
 million matches: 203 MB against 23). The lake's digests are one sorted array of raw 16-byte
 digests (searched by bisection, shipped to workers as two buffers) and its match ids one sorted
-array of 8-byte keys (blake2b-64 of the id): a key found there is confirmed against the lake,
-whose content hash for that id the DUPLICATE reason names, so a collision of keys costs a query,
-never a wrong verdict. What the run itself adds lives in a set and a dict beside them: bounded
-by the run, not the lake.
+array of 8-byte keys (the first half of the id's MD5, computed by the query that reads them): a
+key found there is confirmed against the lake, whose content hash for that id the DUPLICATE
+reason names, so a collision of keys costs a query, never a wrong verdict. What the run itself
+adds lives in a set and a dict beside them: bounded by the run, not the lake.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import duckdb
 import numpy as np
+import pyarrow as pa
 
 READ_ROWS = 100_000
 """Rows read from the lake at a time while the arrays are built: the transient cost."""
@@ -32,8 +33,23 @@ def digest_array(hexes: Iterable[str]) -> np.ndarray:
     return np.frombuffer(raw, dtype=HALVES).astype(np.uint64).reshape(-1, 2)
 
 
+def blob_halves(blobs: pa.Array) -> np.ndarray:
+    """16-byte blobs (a digest unhexed by the query that reads it) as digest_array's array,
+    straight from Arrow's buffer."""
+    fixed = blobs.cast(pa.binary(16))
+    words = np.frombuffer(fixed.buffers()[1], dtype=HALVES, count=2 * len(fixed),
+                          offset=16 * fixed.offset)
+    return words.astype(np.uint64).reshape(-1, 2)
+
+
 def id_key(match_id: str) -> int:
-    return int.from_bytes(hashlib.blake2b(match_id.encode(), digest_size=8).digest(), "little")
+    """A match id's key: the first 8 bytes of its MD5, big-endian (ID_KEYS in SQL)."""
+    return int.from_bytes(hashlib.md5(match_id.encode()).digest()[:8], "big")
+
+
+ID_KEYS = "unhex(md5(match_id))"
+"""id_key of every row's match id, in the lake's SQL (its MD5, of which blob_halves' first
+column is the key): computed by the engine, not a Python call per match."""
 
 
 def _sorted_member(array: np.ndarray, value: int) -> bool:
@@ -70,14 +86,14 @@ class Digests:
 
 
 def _filled(con: duckdb.DuckDBPyConnection, empty: np.ndarray,
-            convert: Callable[[list[str]], np.ndarray], sql: str) -> np.ndarray:
+            convert: Callable[[pa.Array], np.ndarray], sql: str) -> np.ndarray:
     """The query's one column converted READ_ROWS rows at a time into one array sized up front
     (no list of pieces to concatenate: the peak is the array and one piece)."""
     ((rows,),) = con.execute(f"SELECT count(*) FROM ({sql})").fetchall()
     out = np.empty((int(rows), *empty.shape[1:]), empty.dtype)
     at = 0
     for batch in con.sql(sql).to_arrow_reader(READ_ROWS):
-        piece = convert(batch.column(0).to_pylist())
+        piece = convert(batch.column(0))
         out[at:at + len(piece)] = piece
         at += len(piece)
     return out[:at]
@@ -101,11 +117,11 @@ class Seen:
         `connect` now and again for each match id key found."""
         con = connect()
         try:
-            halves = _filled(con, np.empty((0, 2), np.uint64), digest_array, (
-                "SELECT content_hash FROM matches UNION ALL SELECT content_hash FROM quarantine"
-                " WHERE content_hash IS NOT NULL"))
-            keys = _filled(con, np.empty(0, np.uint64), lambda ids: np.fromiter(
-                (id_key(i) for i in ids), np.uint64, len(ids)), "SELECT match_id FROM matches")
+            halves = _filled(con, np.empty((0, 2), np.uint64), blob_halves, (
+                "SELECT unhex(content_hash) FROM matches UNION ALL"
+                " SELECT unhex(content_hash) FROM quarantine WHERE content_hash IS NOT NULL"))
+            keys = _filled(con, np.empty(0, np.uint64), lambda md5s: blob_halves(md5s)[:, 0],
+                           f"SELECT {ID_KEYS} FROM matches")
         finally:
             con.close()
         keys.sort()

@@ -172,7 +172,8 @@ class LakeWriter:
         cutoff = time.time() - self.retain_s
         expired = [r["path"] for r in retired
                    if datetime.fromisoformat(r["since"]).timestamp() <= cutoff]
-        retired = [r for r in retired if r["path"] not in set(expired)]
+        gone_now = set(expired)
+        retired = [r for r in retired if r["path"] not in gone_now]
         return committed_manifest(old["version"] + 1, batch, now, tables, retired), expired
 
 

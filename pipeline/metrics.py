@@ -245,8 +245,21 @@ def _inline_staging(sql: str, stored: frozenset[str] = frozenset()) -> str:
             return f"(\nSELECT * FROM {name} WHERE {rollups.SCOPE_FILTER}\n){alias}"
         return f"(\n{_inline_staging(load_model(name).sql, stored)}\n){alias}"
 
-    return re.sub(rf"\b((?:{STAGING_PREFIX}|{rollups.PREFIX})\w+)\b(\s+AS\s+\w+)?", subquery,
-                  sql, flags=re.IGNORECASE)
+    return re.sub(rf"{_REFERENCE}(\s+AS\s+\w+)?", subquery, sql, flags=re.IGNORECASE)
+
+
+_REFERENCE = rf"\b((?:{STAGING_PREFIX}|{rollups.PREFIX})\w+)\b"
+"""A reference to a staging model or a rollup in a model's query."""
+
+
+def rollups_read(sql: str) -> list[str]:
+    """The rollups a model's query reads, by name or through the staging models it names, in
+    order (whatever alias a reference takes)."""
+    found: list[str] = []
+    for name in re.findall(_REFERENCE, sql, flags=re.IGNORECASE):
+        is_rollup = name.lower().startswith(rollups.PREFIX)
+        found += rollups.referenced(name) if is_rollup else rollups_read(load_model(name).sql)
+    return list(dict.fromkeys(found))
 
 
 def _columns(name: str, exprs: tuple[str, str, str]) -> str:
@@ -326,7 +339,7 @@ def run_model(con: duckdb.DuckDBPyConnection, name: str, *, run: SuiteRun | None
     run = run or SuiteRun()
     if run.stored is None:
         run.stored = rollups.stored(con, values["game"], rollups.read_by(values["game"]))
-    stored = run.stored & set(rollups.referenced(_inline_staging(model.sql)))
+    stored = run.stored & set(rollups_read(model.sql))
     with _inputs(con, model, params, run.inputs):
         cursor = con.execute(compile_model(name, stored), values)
         types = {d[0]: str(d[1]) for d in cursor.description or ()}
@@ -349,7 +362,7 @@ def model_rows(con: duckdb.DuckDBPyConnection, name: str, **params: Any) -> pa.T
         raise ModelError(f"model {name} has rates or a Python step: run_model runs it")
     values = bind(model, params)
     _utc(con)
-    stored = rollups.stored(con, values["game"], rollups.referenced(_inline_staging(model.sql)))
+    stored = rollups.stored(con, values["game"], rollups_read(model.sql))
     with _inputs(con, model, params, {}):
         return con.sql(compile_model(name, stored, ordered=False),
                        params=values).to_arrow_table()

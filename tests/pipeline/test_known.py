@@ -55,10 +55,18 @@ def test_seen_knows_the_lake_and_the_run() -> None:
 
 
 def test_a_match_id_key_collision_is_confirmed_against_the_lake(monkeypatch) -> None:
-    monkeypatch.setattr(known, "id_key", lambda match_id: 42)  # every id has the same key
     seen = Seen.of(lambda: lake_con([("m1", digest("one"))], []))
+    m1 = known.id_key("m1")
+    monkeypatch.setattr(known, "id_key", lambda match_id: m1)  # every id has m1's key
     assert seen.holder("m1") == digest("one")
     assert seen.holder("another id") is None
+
+
+def test_the_keys_read_in_sql_are_the_keys_of_python() -> None:
+    ids = ["m1", "vw-2026-001-r1-t1", "é-ü-名", ""]
+    seen = Seen.of(lambda: lake_con([(i, digest(i)) for i in ids], []))
+    assert sorted(int(k) for k in seen.lake_ids) == sorted(known.id_key(i) for i in ids)
+    assert all(digest(i) in seen.lake_digests for i in ids)
 
 
 def test_the_lake_is_read_in_pieces(monkeypatch) -> None:

@@ -58,7 +58,7 @@ def rollup_models(game: str) -> list[str]:
     (which the archetype models' input reads)."""
     inputs = ["archetype_lists"] if game in CARD_GAMES else []
     return [name for name in dict.fromkeys([*metrics.suite(game), *inputs])
-            if rollups.referenced(metrics._inline_staging(metrics.load_model(name).sql))]
+            if metrics.rollups_read(metrics.load_model(name).sql)]
 
 
 def scopes(con: Any, game: str) -> list[dict[str, Any]]:
@@ -96,6 +96,14 @@ def test_card_usage_of_one_faction_is_the_same_from_rollups(lakes, game):
             assert (stored["decks"] == decks).all()
             mirrors += int(stored["mirror_matches"].sum())
         assert mirrors > 0, "the season has card mirrors"
+
+
+def test_the_rollups_a_model_reads_are_found_under_any_alias() -> None:
+    sql = ("SELECT * FROM rollup_deck_lines AS l JOIN rollup_deck_names n USING (deck_id)"
+           " JOIN stg_deck_games AS g USING (deck_id) JOIN rollup_matchups USING (format)")
+    assert metrics.rollups_read(sql) == ["rollup_deck_lines", "rollup_deck_names",
+                                         "rollup_matchups"]
+    assert metrics.rollups_read("SELECT * FROM stg_deck_games AS g") == []
 
 
 def test_a_fact_view_narrowed_by_a_reader_reads_no_rollup(lakes):
