@@ -124,8 +124,11 @@ class _Lists:
             keep = pc.is_in(rows["section"].cast(pa.string()), pa.array(sections, pa.string()))
             if not pc.all(keep).as_py():
                 rows = rows.filter(keep)
-        factions, faction_of = _codes(pc.fill_null(rows["faction"].cast(pa.string()), ""))
         decks, deck_of = _codes(rows["deck_id"].cast(pa.string()))
+        first = _first_rows(len(decks), deck_of)  # a list's faction and plays: any of its rows
+        factions, list_faction = _codes(pc.fill_null(
+            rows["faction"].take(first).cast(pa.string()), ""))
+        faction_of = list_faction[deck_of]
         cards, card_of = _codes(rows["card"].cast(pa.string()))
         names = _per_code(len(cards), card_of, rows["card_name"])
         copies, played = _floats(rows["copies"]), _floats(rows["decks"])
@@ -142,10 +145,15 @@ class _Lists:
         per_list[0, self.deck_of], per_list[1, self.deck_of] = self.faction_of, self.played
         h.update(per_list.tobytes())
         line = self.deck_of.astype(np.uint64) * np.uint64(len(self.cards)) + self.card_of
-        rows = _mix(_mix(line) ^ self.copies.astype(np.uint64))
+        rows = _mix(line * np.uint64(_COPIES) + self.copies.astype(np.uint64))
         h.update(int(rows.sum(dtype=np.uint64)).to_bytes(8, "little"))
         h.update(len(rows).to_bytes(8, "little"))
         return h.hexdigest()
+
+
+_COPIES = 1 << 16
+"""Copies of a line below this pack with the line into one 64-bit value (a list holds a card's
+few copies; 250,000 lists of 1,000 cards leave 2^36 to spare)."""
 
 
 def _mix(values: np.ndarray) -> np.ndarray:
@@ -159,13 +167,18 @@ def _mix(values: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
+def _first_rows(size: int, codes: np.ndarray) -> pa.Array:
+    """A row of each code (0..size-1, every one present among the rows)."""
+    rows = np.zeros(size, dtype=np.int64)
+    rows[codes] = np.arange(len(codes))
+    return pa.array(rows)
+
+
 def _per_code(size: int, codes: np.ndarray, values: pa.ChunkedArray) -> np.ndarray:
     """The value of each code, from any of its rows (a card's name is the same on every one:
     the catalog's)."""
     out = np.empty(size, dtype=object)
-    rows = np.zeros(size, dtype=np.int64)
-    rows[codes] = np.arange(len(codes))
-    out[:] = values.take(pa.array(rows)).to_numpy(zero_copy_only=False)
+    out[:] = values.take(_first_rows(size, codes)).to_numpy(zero_copy_only=False)
     return out
 
 
