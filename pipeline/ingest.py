@@ -261,9 +261,9 @@ def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
         report.strays = list(writer.strays)
         # under the writer's lock: a concurrent ingest has either committed before (and is
         # seen) or waits until this one is done
-        seen = Seen.of(lambda: writer.lake.connect(writer.manifest))
         epochs = EpochCache(lake, enabled=CACHE_EPOCHS)
-        with runner(seen.lake_digests, key) as run_chunks:
+        with contextlib.closing(Seen.of(lambda: writer.lake.connect(writer.manifest))) as seen, \
+                runner(seen.lake_digests, key) as run_chunks:
             pending: BatchFacts | None = None
             for result in run_chunks(plan_chunks(logs, batch_size, workers)):
                 if pending is None or pending.batch != result.batch:

@@ -99,6 +99,31 @@ def _filled(con: duckdb.DuckDBPyConnection, empty: np.ndarray,
     return out[:at]
 
 
+class _HeldConnection:
+    """One connection to the lake for a whole run: opening one costs a view per table over every
+    file the manifest lists (some 0.4 s at a million matches), too much to pay per match id a
+    log shares with the lake. Reopened if a file it reads is gone (compaction retires files, and
+    deletes them once they are old enough): the lake as it then stands."""
+
+    def __init__(self, connect: Callable[[], duckdb.DuckDBPyConnection]) -> None:
+        self.connect = connect
+        self.con = connect()
+
+    def hash_of(self, match_id: str) -> str | None:
+        """The content hash the lake holds for the match id, or None."""
+        sql = "SELECT content_hash FROM matches WHERE match_id = ?"
+        try:
+            row = self.con.execute(sql, [match_id]).fetchone()
+        except duckdb.IOException:
+            self.close()
+            self.con = self.connect()
+            row = self.con.execute(sql, [match_id]).fetchone()
+        return None if row is None else str(row[0])
+
+    def close(self) -> None:
+        self.con.close()
+
+
 @dataclass
 class Seen:
     """What the lake held when the run began (compact) and what the run has added since."""
@@ -108,34 +133,30 @@ class Seen:
     """Sorted uint64 keys (id_key) of the lake's match ids."""
     lake_hash_of: Callable[[str], str | None]
     """The content hash the lake holds for a match id, or None (asked on a key hit only)."""
+    lake_close: Callable[[], None] = lambda: None
     run_digests: set[str] = field(default_factory=set)
     run_ids: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, connect: Callable[[], duckdb.DuckDBPyConnection]) -> Seen:
         """Read from a connection to the lake (its matches and quarantine views), opened by
-        `connect` now and again for each match id key found."""
-        con = connect()
+        `connect`; the same connection answers each match id key found until close()."""
+        lake = _HeldConnection(connect)
         try:
-            halves = _filled(con, np.empty((0, 2), np.uint64), blob_halves, (
+            halves = _filled(lake.con, np.empty((0, 2), np.uint64), blob_halves, (
                 "SELECT unhex(content_hash) FROM matches UNION ALL"
                 " SELECT unhex(content_hash) FROM quarantine WHERE content_hash IS NOT NULL"))
-            keys = _filled(con, np.empty(0, np.uint64), lambda md5s: blob_halves(md5s)[:, 0],
-                           f"SELECT {ID_KEYS} FROM matches")
-        finally:
-            con.close()
+            keys = _filled(lake.con, np.empty(0, np.uint64),
+                           lambda md5s: blob_halves(md5s)[:, 0], f"SELECT {ID_KEYS} FROM matches")
+        except BaseException:
+            lake.close()
+            raise
         keys.sort()
+        return cls(Digests(halves), keys, lake.hash_of, lake.close)
 
-        def hash_of(match_id: str) -> str | None:
-            con = connect()
-            try:
-                row = con.execute("SELECT content_hash FROM matches WHERE match_id = ?",
-                                  [match_id]).fetchone()
-            finally:
-                con.close()
-            return None if row is None else str(row[0])
-
-        return cls(Digests(halves), keys, hash_of)
+    def close(self) -> None:
+        """Close the connection the lake's match ids are confirmed on."""
+        self.lake_close()
 
     def known(self, digest: str) -> bool:
         """Whether a log of this content is in the lake (ingested or quarantined) or this run."""

@@ -6,6 +6,7 @@ import hashlib
 import duckdb
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -75,3 +76,41 @@ def test_the_lake_is_read_in_pieces(monkeypatch) -> None:
     seen = Seen.of(lambda: lake_con(rows, []))
     assert len(seen.lake_digests) == 100 and np.all(np.diff(seen.lake_ids.astype(object)) >= 0)
     assert all(seen.holder(m) == h for m, h in rows)
+
+
+def test_the_lake_is_connected_to_once_however_many_ids_a_run_shares_with_it() -> None:
+    rows = [(f"m{i}", digest(f"log {i}")) for i in range(50)]
+    opened: list[duckdb.DuckDBPyConnection] = []
+
+    def connect() -> duckdb.DuckDBPyConnection:
+        opened.append(lake_con(rows, []))
+        return opened[-1]
+
+    seen = Seen.of(connect)
+    assert all(seen.holder(m) == h for m, h in rows) and len(opened) == 1
+    seen.close()
+    try:
+        opened[0].execute("SELECT 1")
+        raise AssertionError("the connection was left open")
+    except duckdb.ConnectionException:
+        pass
+
+
+def test_a_connection_whose_files_are_gone_is_opened_again(tmp_path) -> None:
+    """Compaction moves a partition's rows into a new file and, in time, deletes the old one
+    that a connection opened earlier reads."""
+    files = [tmp_path / "part-1.parquet"]
+    pq.write_table(pa.table({"match_id": ["m1"], "content_hash": [digest("one")]}), files[0])
+
+    def connect() -> duckdb.DuckDBPyConnection:
+        con = duckdb.connect()
+        con.execute(f"CREATE VIEW matches AS SELECT * FROM read_parquet('{files[-1]}')")
+        con.register("quarantine", pa.table({"content_hash": pa.array([], pa.string())}))
+        return con
+
+    seen = Seen.of(connect)
+    files.append(tmp_path / "part-2.parquet")
+    pq.write_table(pq.read_table(files[0]), files[1])
+    files[0].unlink()
+    assert seen.holder("m1") == digest("one")
+    seen.close()
