@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--logs", type=Path, help="folder of logs (built there if empty)")
     parser.add_argument("--lake", type=Path, help="where to leave the lake (default: temporary)")
-    parser.add_argument("--batch-size", type=int, default=5000, help="(default 5,000, ingest's)")
+    parser.add_argument("--batch-size", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each measurement, the fastest kept (default 3)")
     args = parser.parse_args()

@@ -891,8 +891,7 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2, help="simulate, baseline, ingest")
-    parser.add_argument("--batch-size", type=int, default=5000,
-                        help="ingest's batch (default 5,000, ingest's)")
+    parser.add_argument("--batch-size", type=int, default=2000, help="ingest's batch")
     parser.add_argument("--repeat", type=int, default=3, help="suite runs, the fastest kept")
     parser.add_argument("--pandas-repeat", type=int, help="pandas suite runs (default --repeat)")
     parser.add_argument("--pandas-max-mb", type=float, default=0.75 * memory,

@@ -69,11 +69,7 @@ from pipeline.rollups import batch_rollups
 from pipeline.schema import UNPARTITIONED, tables
 
 LOG_SUFFIXES = (".pglog", ".jsonl")
-DEFAULT_BATCH = 5000
-"""Logs per commit. A commit's cost is partly fixed (the charge cap's history, the rollup
-queries, a file per table and partition, compaction): on 2 cores a batch of 5,000 ingests a
-50,000-match chunk some 30% faster than one of 2,000 (benchmarks/bench_ingest.py) with the same
-peak memory (about 480 MB in the driver); 10,000 is no faster and holds 670 MB."""
+DEFAULT_BATCH = 2000
 MAX_CHUNK = 64
 WINDOW_PER_WORKER = 6
 LOG_COLUMN = "_log"
