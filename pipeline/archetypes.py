@@ -125,7 +125,7 @@ class _Lists:
             if not pc.all(keep).as_py():
                 rows = rows.filter(keep)
         decks, deck_of = _codes(rows["deck_id"].cast(pa.string()))
-        first = _first_rows(len(decks), deck_of)  # a list's faction and plays: any of its rows
+        first = _first_rows(len(decks), deck_of)  # a list's faction: any of its rows'
         factions, list_faction = _codes(pc.fill_null(
             rows["faction"].take(first).cast(pa.string()), ""))
         faction_of = list_faction[deck_of]

@@ -257,8 +257,10 @@ def rollups_read(sql: str) -> list[str]:
     order (whatever alias a reference takes)."""
     found: list[str] = []
     for name in re.findall(_REFERENCE, sql, flags=re.IGNORECASE):
-        is_rollup = name.lower().startswith(rollups.PREFIX)
-        found += rollups.referenced(name) if is_rollup else rollups_read(load_model(name).sql)
+        if not name.lower().startswith(rollups.PREFIX):
+            found += rollups_read(load_model(name).sql)
+        elif name != rollups.FACTS:
+            found.append(name)
     return list(dict.fromkeys(found))
 
 

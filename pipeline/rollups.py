@@ -41,17 +41,11 @@ SCOPE_FILTER = ("game = $game AND ($format IS NULL OR format = $format)"
                 " AND ($date_from IS NULL OR match_date >= $date_from)"
                 " AND ($date_to IS NULL OR match_date <= $date_to)")
 """A stored rollup's rows in a report's scope: stg_scope's filter, on the rollup's own keys."""
-_REFERENCE = re.compile(rf"\b({PREFIX}\w+)\b")
 
 
 def rollup_names() -> tuple[str, ...]:
     """The rollup models (the tables of pipeline.schema.ROLLUPS but rollup_facts)."""
     return tuple(name for name in ROLLUPS if name != FACTS)
-
-
-def referenced(sql: str) -> list[str]:
-    """The rollups a model's text names, in order."""
-    return list(dict.fromkeys(name for name in _REFERENCE.findall(sql) if name != FACTS))
 
 
 def read_by(game: str) -> tuple[str, ...]:
