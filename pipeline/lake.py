@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,18 +49,40 @@ def duck_type(arrow_type: pa.DataType) -> str:
         raise LakeError(f"no DuckDB type for the Arrow type {arrow_type}") from None
 
 
-def view_sql(table: str, paths: Sequence[Path]) -> str:
-    """SELECT of the table's columns, typed as pipeline.schema says, over exactly these files."""
+def view_sql(table: str, paths: Sequence[Path], absent: Collection[str] = ()) -> str:
+    """SELECT of the table's columns, typed as pipeline.schema says, over exactly these files
+    (the `absent` columns, which none of them has, as nulls)."""
     schema = tables()[table]
-    if not paths:
-        cols = ", ".join(f'CAST(NULL AS {duck_type(f.type)}) AS "{f.name}"' for f in schema)
-        return f"SELECT {cols} WHERE false"
-    cols = ", ".join(f'CAST("{f.name}" AS {duck_type(f.type)}) AS "{f.name}"' for f in schema)
+    absent = absent if paths else schema.names
+    cols = ", ".join(f'CAST({"NULL" if f.name in absent else _quoted(f.name)} AS '
+                     f'{duck_type(f.type)}) AS {_quoted(f.name)}' for f in schema)
+    return f"SELECT {cols} FROM {_read(table, paths)}" if paths else f"SELECT {cols} WHERE false"
+
+
+def _quoted(name: str) -> str:
+    return f'"{name}"'
+
+
+def _read(table: str, paths: Sequence[Path]) -> str:
     files = ", ".join("'" + str(p).replace("'", "''") + "'" for p in paths)
     hive = table not in UNPARTITIONED
     options = ", hive_types = {'game': VARCHAR, 'month': VARCHAR}" if hive else ""
-    return (f"SELECT {cols} FROM read_parquet([{files}], hive_partitioning = {str(hive).lower()}, "
+    return (f"read_parquet([{files}], hive_partitioning = {str(hive).lower()}, "
             f"union_by_name = true{options})")
+
+
+def create_view(con: duckdb.DuckDBPyConnection, table: str, paths: Sequence[Path]) -> None:
+    """The table's view over these files. A column older files lack reads as nulls; so does one
+    that none of them has yet (all written before it was added: a rollup's new column)."""
+    try:
+        con.execute(f"CREATE VIEW {table} AS {view_sql(table, paths)}")
+    except duckdb.BinderException:
+        if not paths:
+            raise
+        held = {row[0] for row in con.execute(f"DESCRIBE SELECT * FROM {_read(table, paths)}")
+                .fetchall()}
+        absent = [name for name in tables()[table].names if name not in held]
+        con.execute(f"CREATE VIEW {table} AS {view_sql(table, paths, absent)}")
 
 
 class Lake:
@@ -106,7 +128,7 @@ class Lake:
         for table in tables():
             files = self.files(table, manifest)
             try:
-                con.execute(f"CREATE VIEW {table} AS {view_sql(table, files)}")
+                create_view(con, table, files)
             except duckdb.Error as err:
                 con.close()
                 raise self._unreadable(table, files, err) from None

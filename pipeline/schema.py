@@ -117,6 +117,7 @@ ROLLUPS: Mapping[str, pa.Schema] = {
         *ROLLUP_KEYS, ("faction", pa.string()), ("deck_name", pa.string()),
         ("deck_id", pa.string()),
         *_counts("seat_games", "games", "draws", "losses", "wins", "mirror_matches"),
+        ("first_match", pa.string()),
     ]),
     "rollup_matchups": pa.schema([
         *ROLLUP_KEYS, ("faction", pa.string()), ("opponent_faction", pa.string()),
@@ -130,8 +131,13 @@ ROLLUPS: Mapping[str, pa.Schema] = {
         *_counts("matches", "draws", "turns", "timed_matches"),
     ]),
     "rollup_deck_lines": pa.schema([
-        *ROLLUP_KEYS, ("deck_id", pa.string()), ("section", pa.string()), ("card", pa.string()),
+        *ROLLUP_KEYS, ("deck_id", pa.string()), ("first_match", pa.string()),
+        ("section", pa.string()), ("card", pa.string()),
         ("card_name", pa.string()), *_counts("copies"),
+    ]),
+    "rollup_deck_pairs": pa.schema([
+        *ROLLUP_KEYS, ("match_id", pa.string()), ("seat", pa.int8()), ("deck_id", pa.string()),
+        ("opponent_deck_id", pa.string()), *_counts("seat_games", "wins", "losses", "draws"),
     ]),
 }
 """The rollup tables (pipeline.rollups): what the metric models sum, written at ingest beside

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
 from engine.charges import ChargeTable
 from engine.vitorian.cards import Catalog, load_catalog
 from engine.vitorian.deckcheck import resolve
@@ -47,14 +49,27 @@ class Contribution:
 
 def charged_copies(deck: DeckList, table: ChargeTable, catalog: Catalog) -> dict[str, int]:
     """Copies of each card of the charged sections (CH-2.3), names resolved to card ids (only
-    those sections are resolved: the check runs on every logged match)."""
+    those sections are resolved: the check runs on every logged match). A list played again
+    (a player's every round of a tournament) is resolved once: the last CACHED lists are kept,
+    by their encoded entries, for this catalog."""
     charged = DeckList(sections={section: entries for section, entries in deck.sections.items()
                                  if table.charges_section(section)})
+    key = msgspec.msgpack.encode(charged)
+    found = _RESOLVED.get(key)
+    if found is not None and found[0] is catalog:
+        return dict(found[1])
     copies: dict[str, int] = {}
     for entries in resolve(charged, catalog).sections.values():
         for entry in entries:
             copies[entry.card] = copies.get(entry.card, 0) + max(entry.count, 0)
+    if len(_RESOLVED) >= CACHED:
+        _RESOLVED.pop(next(iter(_RESOLVED)))
+    _RESOLVED[key] = (catalog, dict(copies))
     return copies
+
+
+CACHED = 4096
+_RESOLVED: dict[bytes, tuple[Catalog, dict[str, int]]] = {}
 
 
 def _contributions(copies: dict[str, int], table: ChargeTable, catalog: Catalog

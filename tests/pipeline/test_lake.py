@@ -164,3 +164,22 @@ def test_files_written_before_a_column_was_added_still_merge(small_lake):
     new = conform(old, file_schema("card_events"))
     assert new.schema == file_schema("card_events")
     assert new.to_pylist()[0] == {**dict.fromkeys(new.column_names), "match_id": "m1", "seq": 3}
+
+
+def test_a_column_no_file_has_yet_reads_as_nulls(tmp_path):
+    """Every rollup_deck_lines file written before first_match was added: the view opens, the
+    column null (what rollups.stored then leaves unread, their definition being another)."""
+    import duckdb
+    import pyarrow.parquet as pq
+
+    from pipeline.lake import create_view
+
+    schema = file_schema("rollup_deck_lines")
+    rows = {f.name: pa.array([None], f.type) for f in schema if f.name != "first_match"}
+    folder = tmp_path / "rollup_deck_lines" / "game=vitorian" / "month=2026-01"
+    folder.mkdir(parents=True)
+    pq.write_table(pa.table(rows | {"deck_id": pa.array(["d1"])}), folder / "part-a.parquet")
+    con = duckdb.connect()
+    create_view(con, "rollup_deck_lines", [folder / "part-a.parquet"])
+    assert con.execute("SELECT deck_id, first_match, game FROM rollup_deck_lines").fetchall() == \
+        [("d1", None, "vitorian")]

@@ -362,6 +362,41 @@ def test_every_model_matches_pandas_on_a_random_season(season, model, scope):
     assert not got.empty
 
 
+def _other_table_sizes(facts: dict[str, pa.Table]) -> dict[str, pa.Table]:
+    """The random season with a third seat in some matches (a copy of seat 0's deck or of
+    another list) and a lone seat in others: what the archetype models' rollup keeps a row a
+    deck-game (rollup_deck_pairs), where a two-deck match is a pair of lists."""
+    frames = {name: table.to_pandas() for name, table in facts.items()}
+    matches = frames["matches"]["match_id"]
+    third = set(matches.iloc[::9])
+    lone = set(matches.iloc[4::13]) - third
+    extra = {}
+    for name in ("seats", "decks", "deck_cards"):
+        frame = frames[name]
+        added = frame[frame["match_id"].isin(third) & (frame["seat"] == 0)].assign(seat=2)
+        extra[name] = pd.concat([frame[~(frame["match_id"].isin(lone) & (frame["seat"] == 1))],
+                                 added], ignore_index=True)
+    extra["seats"] = extra["seats"].assign(result=lambda f: f["result"].where(f["seat"] < 2,
+                                                                          "loss"))
+    return {name: pa.Table.from_pandas(extra[name], schema=table.schema, preserve_index=False)
+            if name in extra else table for name, table in facts.items()}
+
+
+@pytest.mark.parametrize("model", ["archetype_win_rates", "archetype_matchups"])
+def test_matches_of_one_or_three_decks_count_as_their_seats_say(model):
+    """Two deck-games make a pair of lists in the rollup; a match of one or three keeps its
+    deck-games, grouped by archetype per match as the pandas reference does."""
+    facts = _other_table_sizes(random_facts(seed=11, matches=240))
+    con = connect(facts)
+    frames = {k: v.to_pandas() for k, v in facts.items()}
+    assert frames["seats"].groupby("match_id").size().isin([1, 3]).any()
+    for scope in SCOPES:
+        got = check_model(con, frames, model, scope)
+        assert scope.get("min_sample") or not got.empty
+    assert check_model(con, frames, model, {})["n" if model == "archetype_matchups"
+                                                else "mirror_matches"].sum() > 0
+
+
 def test_run_all_is_the_suite(season):
     con, facts = season
     suite = metrics.run_all(con, "vitorian", format="draft")

@@ -56,6 +56,29 @@ def test_a_table_charging_every_section_counts_the_resources_too():
     assert deck_charge(deck, every)[0] == sum(copies(deck, s) for s in deck.sections)
 
 
+def test_a_list_played_again_is_resolved_once_and_its_copies_stay_its_own(monkeypatch):
+    """A player's list comes back every round: its names are resolved once, and whatever a
+    caller does with the copies it gets does not change the next answer."""
+    from engine.vitorian import charges
+
+    calls = []
+    real = charges.resolve
+    monkeypatch.setattr(charges, "resolve", lambda deck, catalog: calls.append(1) or real(
+        deck, catalog))
+    monkeypatch.setattr(charges, "_RESOLVED", {})
+    deck, again = starter_deck("blue"), msgspec.json.decode(
+        msgspec.json.encode(starter_deck("blue")), type=DeckList)
+    first = charges.charged_copies(deck, table({}), CATALOG)
+    first.clear()
+    assert charges.charged_copies(again, table({}), CATALOG) == \
+        charges.charged_copies(deck, table({}), load_catalog()) != {}
+    assert len(calls) == 1
+    every = ChargeTable(version="epoch-1", charges={}, cap=500)  # other sections: another key
+    assert sum(charges.charged_copies(deck, every, CATALOG).values()) == \
+        sum(copies(deck, s) for s in deck.sections)
+    assert len(calls) == 2
+
+
 def test_a_card_the_table_does_not_list_counts_0_CH_2_2():
     assert deck_charge(starter_deck("red"), table({}))[0] == 0
 

@@ -5,29 +5,43 @@
 --         NULL = unbounded)
 -- input: archetype_sections = pipeline.archetypes:sections_table
 -- A deck list is a deck_id (the content hash of the list ingest computed), whatever name the
--- player gave it; decks counts the seat-games that played it (rollup_deck_names), and its lines
--- are those of rollup_deck_lines: a deck_id is one list wherever it is played, so its lines are
--- the same on every day. What pipeline.archetypes clusters into archetypes: one list once,
--- weighted by how often played, by the cards of its archetype_sections (GameInfo's: not the
--- resource piles every deck fills alike; every section for a game that names none).
+-- player gave it; decks counts the seat-games that played it (rollup_deck_names). A deck_id is
+-- one list wherever it is played, so its lines are read once: those rollup_deck_lines holds of
+-- its first match in scope (by day, format and match id). What pipeline.archetypes clusters
+-- into archetypes: one list once, weighted by how often played, by the cards of its
+-- archetype_sections (GameInfo's: not the resource piles every deck fills alike; every section
+-- for a game that names none).
 -- order: deck_id, card
-WITH plays AS (
-    SELECT deck_id, MIN(faction) AS faction, CAST(SUM(seat_games) AS BIGINT) AS decks
+WITH named AS (
+    SELECT deck_id, faction, seat_games, format, match_date, first_match
     FROM rollup_deck_names
     WHERE deck_id IS NOT NULL
+),
+plays AS (
+    SELECT deck_id, MIN(faction) AS faction, CAST(SUM(seat_games) AS BIGINT) AS decks
+    FROM named
     GROUP BY deck_id
 ),
-lines AS (
-    SELECT deck_id, section, card, MIN(copies) AS copies
-    FROM rollup_deck_lines
-    WHERE section IN (SELECT section FROM archetype_sections)
-       OR NOT EXISTS (SELECT 1 FROM archetype_sections)
-    GROUP BY deck_id, section, card
+first_played AS (  -- a match is of one day and format: its id names the lines to read
+    SELECT deck_id, first_match
+    FROM (
+        SELECT
+            deck_id,
+            format,
+            match_date,
+            first_match,
+            ROW_NUMBER() OVER (PARTITION BY deck_id ORDER BY match_date, format, first_match)
+                AS nth
+        FROM named
+    ) AS ranked
+    WHERE nth = 1
 ),
-card_names AS (
-    SELECT card, MIN(card_name) AS card_name
-    FROM rollup_deck_lines
-    GROUP BY card
+lines AS (
+    SELECT l.deck_id, l.section, l.card, l.card_name, l.copies
+    FROM rollup_deck_lines AS l
+    INNER JOIN first_played AS f ON f.deck_id = l.deck_id AND f.first_match = l.first_match
+    WHERE l.section IN (SELECT section FROM archetype_sections)
+       OR NOT EXISTS (SELECT 1 FROM archetype_sections)
 )
 SELECT
     p.deck_id,
@@ -35,8 +49,7 @@ SELECT
     p.decks,
     l.section,
     l.card,
-    n.card_name,
+    l.card_name,
     CAST(l.copies AS BIGINT) AS copies
 FROM plays AS p
 INNER JOIN lines AS l ON l.deck_id = p.deck_id
-INNER JOIN card_names AS n ON n.card = l.card

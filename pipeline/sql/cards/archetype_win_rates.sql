@@ -8,36 +8,76 @@
 -- counts, within a faction), whatever their players named them; it is named by its faction
 -- and signature cards. seat_games counts every deck of the archetype, meta_share its share of
 -- all decks, lists its distinct deck lists. The win rate leaves out the mirror matches against
--- the same archetype (counted in mirror_matches). A draw counts as not a win.
+-- the same archetype (counted in mirror_matches). A draw counts as not a win. The deck-games
+-- are rollup_deck_pairs': a match of two deck-games as the pair of lists that met (a mirror
+-- when both share an archetype, a row from each side), any other match a row a deck-game.
 -- rate: meta_share = seat_games / all_seat_games
 -- rate: win_rate = wins / games
 -- order: seat_games DESC, archetype_name
-WITH seat_games AS (
-    SELECT g.match_id, g.won, g.lost, g.drew, a.archetype
-    FROM stg_deck_games AS g
-    INNER JOIN archetype_of AS a ON a.deck_id = g.deck_id
+WITH deck_games AS (
+    SELECT
+        p.match_id,
+        p.seat_games,
+        p.wins,
+        p.losses,
+        p.draws,
+        a.archetype,
+        o.archetype AS opponent
+    FROM rollup_deck_pairs AS p
+    INNER JOIN archetype_of AS a ON a.deck_id = p.deck_id
+    LEFT JOIN archetype_of AS o ON o.deck_id = p.opponent_deck_id
 ),
-match_archetypes AS (
+two_deck_matches AS (  -- a mirror's two deck-games are two rows: it is half their seat-games
+    SELECT
+        archetype,
+        SUM(seat_games) AS seat_games,
+        SUM(CASE WHEN opponent = archetype THEN 0 ELSE seat_games END) AS games,
+        SUM(CASE WHEN opponent = archetype THEN 0 ELSE draws END) AS draws,
+        SUM(CASE WHEN opponent = archetype THEN 0 ELSE losses END) AS losses,
+        SUM(CASE WHEN opponent = archetype THEN 0 ELSE wins END) AS wins,
+        SUM(CASE WHEN opponent = archetype THEN seat_games ELSE 0 END) / 2 AS mirror_matches
+    FROM deck_games
+    WHERE match_id IS NULL
+    GROUP BY archetype
+),
+match_archetypes AS (  -- any other match: its deck-games grouped by archetype
     SELECT
         match_id,
         archetype,
-        COUNT(*) AS seats,
-        SUM(won) AS won,
-        SUM(lost) AS lost,
-        SUM(drew) AS drew
-    FROM seat_games
+        SUM(seat_games) AS seats,
+        SUM(wins) AS won,
+        SUM(losses) AS lost,
+        SUM(draws) AS drew
+    FROM deck_games
+    WHERE match_id IS NOT NULL
     GROUP BY match_id, archetype
 ),
-played AS (
+other_matches AS (
     SELECT
         archetype,
-        CAST(SUM(seats) AS BIGINT) AS seat_games,
+        SUM(seats) AS seat_games,
         SUM(CASE WHEN seats = 1 THEN 1 ELSE 0 END) AS games,
         SUM(CASE WHEN seats = 1 THEN drew ELSE 0 END) AS draws,
         SUM(CASE WHEN seats = 1 THEN lost ELSE 0 END) AS losses,
         SUM(CASE WHEN seats = 1 THEN won ELSE 0 END) AS wins,
-        CAST(SUM(CASE WHEN seats > 1 THEN 1 ELSE 0 END) AS BIGINT) AS mirror_matches
+        SUM(CASE WHEN seats > 1 THEN 1 ELSE 0 END) AS mirror_matches
     FROM match_archetypes
+    GROUP BY archetype
+),
+played AS (
+    SELECT
+        archetype,
+        CAST(SUM(seat_games) AS BIGINT) AS seat_games,
+        CAST(SUM(games) AS BIGINT) AS games,
+        CAST(SUM(draws) AS BIGINT) AS draws,
+        CAST(SUM(losses) AS BIGINT) AS losses,
+        CAST(SUM(wins) AS BIGINT) AS wins,
+        CAST(SUM(mirror_matches) AS BIGINT) AS mirror_matches
+    FROM (
+        SELECT * FROM two_deck_matches
+        UNION ALL
+        SELECT * FROM other_matches
+    ) AS both_kinds
     GROUP BY archetype
 ),
 all_played AS (

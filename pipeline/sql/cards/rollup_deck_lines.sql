@@ -5,8 +5,9 @@
 --         NULL = unbounded)
 -- source: stg_deck_games, stg_deck_cards
 -- The lines of each deck list played that day, read from its first deck-game of the day (by
--- match and seat), repeated lines of a card merged. A deck_id hashes its list (sections, cards,
--- copies), so the lines of any day are the list's lines: archetype_lists reads them once.
+-- match and seat: first_match), repeated lines of a card merged. A deck_id hashes its list
+-- (sections, cards, copies), so the lines of any day are the list's lines: archetype_lists reads
+-- them once, those of the list's first match in scope (first_match of rollup_deck_names).
 WITH played AS (
     SELECT
         format,
@@ -23,6 +24,7 @@ SELECT
     p.format,
     p.match_date,
     p.deck_id,
+    p.match_id AS first_match,
     c.section,
     c.card,
     MIN(c.card_name) AS card_name,
@@ -32,4 +34,4 @@ INNER JOIN stg_deck_cards AS c
     ON c.match_id = p.match_id AND c.seat = p.seat AND c.deck_id = p.deck_id
 WHERE p.nth = 1
   AND c.game = $game
-GROUP BY p.format, p.match_date, p.deck_id, c.section, c.card
+GROUP BY p.format, p.match_date, p.deck_id, p.match_id, c.section, c.card

@@ -8,7 +8,9 @@
 -- sums by name and archetype_lists by list. Each count is a sum of flags made within one match
 -- (pipeline.rollups). seat_games: every deck-game; games, draws, losses, wins: those outside
 -- archetype mirrors (another seat of the match plays the same deck_name of the same faction);
--- mirror_matches: an archetype mirror counted once, on the first seat of the name.
+-- mirror_matches: an archetype mirror counted once, on the first seat of the name. first_match:
+-- the row's first match (by id), what names the lines rollup_deck_lines read the list from
+-- (archetype_lists reads a list's lines once, from its first match in scope).
 WITH seat_games AS (
     SELECT
         g.*,
@@ -27,6 +29,7 @@ SELECT
     SUM((1 - archetype_mirror) * drew) AS draws,
     SUM((1 - archetype_mirror) * lost) AS losses,
     SUM((1 - archetype_mirror) * won) AS wins,
-    SUM(CASE WHEN archetype_mirror = 1 AND nth_of_name = 1 THEN 1 ELSE 0 END) AS mirror_matches
+    SUM(CASE WHEN archetype_mirror = 1 AND nth_of_name = 1 THEN 1 ELSE 0 END) AS mirror_matches,
+    MIN(match_id) AS first_match
 FROM seat_games
 GROUP BY format, match_date, faction, deck_name, deck_id
