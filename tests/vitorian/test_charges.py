@@ -56,7 +56,7 @@ def test_a_table_charging_every_section_counts_the_resources_too():
     assert deck_charge(deck, every)[0] == sum(copies(deck, s) for s in deck.sections)
 
 
-def test_a_list_played_again_is_resolved_once_and_its_copies_stay_its_own(monkeypatch):
+def test_CH_2_8_a_list_played_again_is_resolved_once_and_its_copies_stay_its_own(monkeypatch):
     """A player's list comes back every round: its names are resolved once, and whatever a
     caller does with the copies it gets does not change the next answer."""
     from engine.vitorian import charges
