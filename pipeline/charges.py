@@ -956,6 +956,7 @@ class MatchCharges:
                                                                    formats=self.formats))
         self._seasons: dict[tuple[str, str], SeasonTables] = {}
         self._tables: dict[tuple[str, str, int], TableInForce] = {}
+        self._checks: dict[str, CapCheck | None] = {}
 
     def checks(self, header: Header) -> bool:
         """Whether the match is checked (cap_applies)."""
@@ -971,7 +972,9 @@ class MatchCharges:
         if not self.checks(header):
             return None
         table = self.in_force(header)
-        check = game_cards(header.game).cap_problems
+        if header.game not in self._checks:
+            self._checks[header.game] = game_cards(header.game).cap_problems
+        check = self._checks[header.game]
         assert check is not None
         return CapVerdict(header.match_id, table, check(header, table))
 

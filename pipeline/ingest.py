@@ -62,7 +62,13 @@ from pipeline.charges import (
 from pipeline.facts import LogMeta, NoExtractor, Rows, Unfinished, extractor_for
 from pipeline.known import Digests, Seen
 from pipeline.lake import Lake, view_sql
-from pipeline.lake_layout import PARTITION_KEYS, PartKey, file_schema, new_batch_id
+from pipeline.lake_layout import (
+    PARTITION_KEYS,
+    PartKey,
+    file_schema,
+    new_batch_id,
+    with_partition,
+)
 from pipeline.lake_writer import RETAIN_S, LakeWriter
 from pipeline.manifest import Manifest
 from pipeline.rollups import batch_rollups
@@ -71,7 +77,9 @@ from pipeline.schema import UNPARTITIONED, tables
 LOG_SUFFIXES = (".pglog", ".jsonl")
 DEFAULT_BATCH = 2000
 MAX_CHUNK = 64
-WINDOW_PER_WORKER = 6
+WINDOW_PER_WORKER = 16
+"""Chunks in flight per worker: about half a default batch each (16 x 64 logs), so the workers
+keep replaying through the parent's commit of a batch (its cap check, rollups and files)."""
 LOG_COLUMN = "_log"
 """Index of a row's log within its chunk: lets the parent drop one log's rows."""
 HASH_SIZE = 16
@@ -467,15 +475,9 @@ def history(lake: Lake, manifest: Manifest, facts: BatchFacts,
 
 def batch_rows(table: str, facts: BatchFacts) -> pa.Table:
     """The batch's rows of a partitioned table in its full schema, partition keys put back."""
-    schema = tables()[table]
-    found = []
-    for (name, game, month), parts in facts.parts.items():
-        keys = {"game": game, "month": month}
-        found += [pa.Table.from_arrays(
-            [pa.repeat(pa.scalar(keys[f.name], f.type), part.num_rows) if f.name in keys
-             else part.column(f.name) for f in schema], schema=schema)
-            for part in parts if name == table]
-    return pa.concat_tables(found) if found else schema.empty_table()
+    found = [with_partition(part, key) for key, parts in facts.parts.items()
+             for part in parts if key[0] == table]
+    return pa.concat_tables(found) if found else tables()[table].empty_table()
 
 
 def without_logs(table: pa.Table, drop: set[int]) -> pa.Table:

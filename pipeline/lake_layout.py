@@ -44,6 +44,18 @@ def file_schema(table: str) -> pa.Schema:
     return pa.schema([f for f in schema if f.name not in PARTITION_KEYS])
 
 
+def with_partition(rows: pa.Table, key: PartKey) -> pa.Table:
+    """A part's rows in its table's full schema: the partition keys of `key` (table, game,
+    month) put back as columns (a column the rows lack otherwise reads as nulls)."""
+    table, game, month = key
+    schema, values = tables()[table], {"game": game, "month": month}
+    n = rows.num_rows
+    return pa.Table.from_arrays(
+        [rows.column(f.name) if f.name in rows.column_names
+         else pa.repeat(pa.scalar(values.get(f.name), f.type), n) for f in schema],
+        schema=schema)
+
+
 def new_batch_id() -> str:
     """Sortable by time, unique across concurrent machines: 20261130T115411123456-1a2b3c."""
     return f"{datetime.now(UTC):%Y%m%dT%H%M%S%f}-{secrets.token_hex(3)}"

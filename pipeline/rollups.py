@@ -30,7 +30,7 @@ import pyarrow.compute as pc
 
 from engine import registry
 from pipeline.lake import Lake, view_sql
-from pipeline.lake_layout import PartKey, new_batch_id, partition_of
+from pipeline.lake_layout import PartKey, new_batch_id, partition_of, with_partition
 from pipeline.manifest import Manifest
 from pipeline.schema import ROLLUPS, tables
 
@@ -177,18 +177,9 @@ def _facts_connection(parts: Mapping[PartKey, pa.Table]) -> duckdb.DuckDBPyConne
     for table, schema in tables().items():
         if table in ROLLUPS:
             continue
-        rows = [_with_keys(t, game, month, schema) for (name, game, month), t in parts.items()
-                if name == table]
+        rows = [with_partition(t, key) for key, t in parts.items() if key[0] == table]
         con.register(table, pa.concat_tables(rows) if rows else schema.empty_table())
     return con
-
-
-def _with_keys(rows: pa.Table, game: str | None, month: str | None,
-               schema: pa.Schema) -> pa.Table:
-    keys = {"game": game, "month": month}
-    columns = [rows[f.name] if f.name in rows.column_names
-               else pa.array([keys.get(f.name)] * rows.num_rows, f.type) for f in schema]
-    return pa.Table.from_arrays(columns, schema=schema)
 
 
 def _run(con: duckdb.DuckDBPyConnection, name: str, game: str) -> pa.Table:

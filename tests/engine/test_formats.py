@@ -26,7 +26,7 @@ from engine.tournament import (
 from tests.engine import toy_game
 from tests.games.bid import registration as bid_registration
 from tests.games.bid.kit import BUILDS, SCENARIOS
-from tests.games.hunt import registration as hunt_registration
+from tests.games.registered import games_registered
 
 SWISS_LOGS = "2f4deb1be369f2c0e8de6ed9358c9a0e2b90cc3f511ad93e5733b036d94e11ba"
 """The digest of every log of the toy season below, as the Swiss-only simulator wrote them."""
@@ -34,10 +34,8 @@ SWISS_LOGS = "2f4deb1be369f2c0e8de6ed9358c9a0e2b90cc3f511ad93e5733b036d94e11ba"
 
 @pytest.fixture(autouse=True, scope="module")
 def test_games_registered():
-    from engine import games
-
-    games.register_game("hunt", hunt_registration.REGISTRATION_REF)
-    games.register_game("bid", bid_registration.REGISTRATION_REF)
+    with games_registered():
+        yield
 
 
 def logs_digest(out: Path) -> str:

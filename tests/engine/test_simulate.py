@@ -11,7 +11,7 @@ from engine.ruleset import OMNISCIENT, STORYTELLER, get_ruleset
 from engine.simulate import SimulationError, derive_seed, play_match
 from tests.engine import toy_game
 from tests.engine.conftest import toy_header, toy_match
-from tests.games.bid import registration as _bid_registered  # noqa: F401 (registers Bid)
+from tests.games.registered import games_registered
 
 
 def test_same_seed_same_events_and_outcome():
@@ -60,6 +60,12 @@ def test_bot_registry_knows_random_and_game_bots():
 
 # Several seats at once, and the Storyteller (the test game Bid) ------------------------------
 
+@pytest.fixture(scope="module")
+def bid_registered():
+    with games_registered():
+        yield
+
+
 class Peeker(RandomBot):
     """A random bidder that notes what its seat was shown of the others' bids."""
 
@@ -73,6 +79,7 @@ class Peeker(RandomBot):
         return super().choose(seen, legal, rng)
 
 
+@pytest.mark.usefixtures("bid_registered")
 def test_seats_awaited_at_once_choose_in_order_without_seeing_the_others_bids():
     from tests.games.bid.kit import kit
     from tests.games.checks import header_for
@@ -88,6 +95,7 @@ def test_seats_awaited_at_once_choose_in_order_without_seeing_the_others_bids():
     assert Replay(get_ruleset("bid@1"), header, events).outcome is not None
 
 
+@pytest.mark.usefixtures("bid_registered")
 def test_the_storyteller_observes_what_the_organiser_sees():
     from tests.games.checks import header_for
 
