@@ -30,7 +30,6 @@ from engine.bots import make_bot
 from engine.charges import (
     ChargeError,
     ChargeTable,
-    Table,
     epoch_table,
     initial_table,
     load_formats,
@@ -196,7 +195,9 @@ class SeasonCharges:
     def __init__(self, game: str, card_base: CardBase | None = None) -> None:
         self.settings = load_formats().settings(game, FORMAT)
         self.base = card_base or get_game(game).card_base
-        self.tables: list[Table] = [initial_table(self.settings)]
+        self.epoch, self.table = 0, initial_table(self.settings)
+        """The latest epoch reached and its table: the recursion needs no older one, so a
+        season's memory does not grow with its epochs."""
         self.decks: dict[int, list[DeckList]] = {}
 
     @classmethod
@@ -215,17 +216,21 @@ class SeasonCharges:
         self.decks.setdefault(index // self.settings.window, []).extend(decks)
 
     def in_force(self, index: int) -> ChargeTable:
-        """The table of the epoch tournament `index` falls in (cap and sections included)."""
+        """The table of the epoch tournament `index` falls in (cap and sections included);
+        tournaments are asked for in date order."""
         epoch = index // self.settings.window
-        while len(self.tables) <= epoch:
-            decks = self.decks.pop(len(self.tables) - 1, [])  # counted once: let them go
+        if epoch < self.epoch:
+            raise ValueError(f"tournament {index} falls in epoch {epoch}, before epoch "
+                             f"{self.epoch} already reached: ask in date order")
+        while self.epoch < epoch:
+            decks = self.decks.pop(self.epoch, [])  # counted once: let them go
             counts: dict[str, int] = {}
             for deck in decks:
                 for card in self._held(deck):
                     counts[card] = counts.get(card, 0) + 1
-            table, _ = next_table(self.tables[-1], counts, len(decks), self.settings)
-            self.tables.append(table)
-        return epoch_table(epoch, self.tables[epoch], self.settings)
+            self.table, _ = next_table(self.table, counts, len(decks), self.settings)
+            self.epoch += 1
+        return epoch_table(epoch, self.table, self.settings)
 
     def _held(self, deck: DeckList) -> set[str]:
         """The base cards a deck holds at least one copy of in a charged section (CH-2.4)."""

@@ -13,6 +13,7 @@ from engine.games import get_game
 from engine.replay import Replay
 from engine.ruleset import get_ruleset
 from engine.tournament import (
+    SeasonCharges,
     SeasonConfig,
     create_tournament,
     player_names,
@@ -143,3 +144,14 @@ def test_the_summary_lists_every_seat_of_every_match_with_its_result(tmp_path):
         assert [s["seat"] for s in seats] == [0, 1]
         assert all(set(s) == {"seat", "player", "result", "archetype"} for s in seats)
         assert sorted(s["result"] for s in seats) in (["draw", "draw"], ["loss", "win"])
+
+
+def test_CH_2_2_the_season_keeps_only_the_latest_table_and_refuses_to_go_back():
+    """Epoch k's table follows from epoch k-1's alone (CH-2.2), so a simulated season holds one
+    table, whatever its length; asking for an epoch already passed is an error, not a guess."""
+    charges = SeasonCharges("vitorian")
+    window = charges.settings.window
+    assert charges.in_force(3 * window).version == "epoch-3"
+    assert charges.in_force(3 * window + window - 1).version == "epoch-3"
+    with pytest.raises(ValueError, match="epoch 1, before epoch 3"):
+        charges.in_force(window)
