@@ -1,15 +1,19 @@
 """What ingest keeps of a big lake while it runs: pipeline.known.Seen (sorted raw digests and
-match id keys) against the set and dict of Python strings it replaces, on a lake of --matches
-matches (a DuckDB table of ids and content hashes standing in for the manifest's files).
+match id keys in files of the run's own, mapped) against the set and dict of Python strings of
+old, on a lake of --matches matches (a DuckDB table of ids and content hashes standing in for
+the manifest's files).
 
     .venv/bin/python benchmarks/bench_known.py --matches 1000000
 
-Prints, for each: the memory it holds once built (tracemalloc, bytes a match), its peak while
-building, the seconds to build it, and a lookup's microseconds (hit and miss), with the ratios.
+Prints, for each: the memory it holds in the heap once built (tracemalloc, bytes a match), its
+peak while building, the seconds to build it, and a lookup's microseconds (hit and miss); then
+how much of Seen's mapped files the process holds resident (RssFile) after 200,000 lookups,
+and after the next hand-back of pages (pipeline.known.RELEASE_EVERY).
 """
 from __future__ import annotations
 
 import argparse
+import re
 import gc
 import hashlib
 import time
@@ -73,6 +77,22 @@ def measured(build: Callable[[], Any]) -> tuple[Any, float, float, float]:
     return made, held / 2**20, peak / 2**20, seconds
 
 
+def file_mb() -> float:
+    """The file-backed pages this process holds resident, in MB (mapped files, libraries)."""
+    status = open("/proc/self/status").read()
+    return int(re.search(r"RssFile:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
+
+
+def resident(seen: Seen, lookups: int) -> tuple[float, float]:
+    """(MB of mapped files gained over `lookups` random misses, MB after the next hand-back)."""
+    before = file_mb()
+    for i in range(lookups):
+        seen.known(hashlib.blake2b(str(i).encode(), digest_size=16).hexdigest())
+    during = file_mb() - before
+    seen.lake_digests.sorted.release()
+    return during, file_mb() - before
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=1_000_000)
@@ -90,7 +110,7 @@ def main() -> None:
           f"{old_peak:10.1f}{old_s:9.2f}")
     print(f"{'pipeline.known.Seen':28s}{new_mb:10.1f}{new_mb * 2**20 / n:9.0f}"
           f"{new_peak:10.1f}{new_s:9.2f}")
-    print(f"memory held: {old_mb / new_mb:.1f}x less")
+    print(f"heap held: {old_mb:.1f} MB before, {new_mb:.2f} MB now")
     for label, old, new in (
             ("hash lookup, hit", lambda: hit_id[1] in hashes, lambda: seen.known(hit_id[1])),
             ("hash lookup, miss", lambda: miss in hashes, lambda: seen.known(miss)),
@@ -98,6 +118,10 @@ def main() -> None:
         before = timeit.timeit(old, number=20_000) / 20_000 * 1e6
         after = timeit.timeit(new, number=20_000) / 20_000 * 1e6
         print(f"{label:20s} {before:6.2f} us before, {after:6.2f} us now")
+    during, after_release = resident(seen, 200_000)
+    print(f"mapped files resident: {during:.1f} MB after 200,000 lookups, {after_release:.1f} MB "
+          f"once handed back (files: {24 * n / 2**20:.1f} MB)")
+    seen.close()
 
 
 if __name__ == "__main__":

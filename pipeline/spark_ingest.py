@@ -78,7 +78,7 @@ class SparkRunner:
         """A context in which chunks run as Spark tasks; leaving it cancels what still runs."""
         sc = self.spark.sparkContext
         run = uuid.uuid4().hex
-        hashes = sc.broadcast(known)
+        hashes = sc.broadcast(known.in_memory())
         job = partial(run_job, sc, run, partial(extract_on_worker, run, hashes, key))
         window = max(1, WINDOW_PER_WORKER * self.parallelism // IN_FLIGHT)
         jobs = ThreadPoolExecutor(IN_FLIGHT, thread_name_prefix="postgame-spark-ingest")

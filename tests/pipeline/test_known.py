@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import hashlib
+import pickle
 
 import duckdb
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pipeline import known
@@ -79,7 +80,7 @@ def test_the_lake_is_read_in_pieces(monkeypatch) -> None:
     assert all(seen.holder(m) == h for m, h in rows)
 
 
-def test_the_lake_is_connected_to_once_however_many_ids_a_run_shares_with_it() -> None:
+def test_the_lake_is_read_once_and_held_once_however_many_ids_a_run_shares_with_it() -> None:
     rows = [(f"m{i}", digest(f"log {i}")) for i in range(50)]
     opened: list[duckdb.DuckDBPyConnection] = []
 
@@ -88,10 +89,14 @@ def test_the_lake_is_connected_to_once_however_many_ids_a_run_shares_with_it() -
         return opened[-1]
 
     seen = Seen.of(connect)
-    assert all(seen.holder(m) == h for m, h in rows) and len(opened) == 1
+    assert len(opened) == 1  # read, and closed: its buffers are given back
+    with pytest.raises(duckdb.ConnectionException):
+        opened[0].execute("SELECT 1")
+    assert seen.holder("m999") is None and len(opened) == 1  # no key: no connection
+    assert all(seen.holder(m) == h for m, h in rows) and len(opened) == 2
     seen.close()
     with pytest.raises(duckdb.ConnectionException):  # closed, not left open
-        opened[0].execute("SELECT 1")
+        opened[1].execute("SELECT 1")
 
 
 def test_a_connection_whose_files_are_gone_is_opened_again(tmp_path) -> None:
@@ -112,3 +117,78 @@ def test_a_connection_whose_files_are_gone_is_opened_again(tmp_path) -> None:
     files[0].unlink()
     assert seen.holder("m1") == digest("one")
     seen.close()
+
+
+@settings(deadline=None, max_examples=30)  # each example reads a lake: two DuckDB connections
+@given(st.lists(hexes, max_size=40), st.lists(hexes, max_size=40))
+def test_the_lake_read_into_mapped_files_holds_exactly_its_hashes(members: list[str],
+                                                                   others: list[str]) -> None:
+    rows = [(f"m{i}", h) for i, h in enumerate(members)]
+    seen = Seen.of(lambda: lake_con(rows, []))
+    try:
+        assert seen.lake_digests.sorted.path is not None  # mapped, not held
+        assert len(seen.lake_digests) == len(members)
+        for h in members + others:
+            assert (h in seen.lake_digests) == (h in members)
+    finally:
+        seen.close()
+
+
+def test_mapped_pages_handed_back_are_read_again(monkeypatch) -> None:
+    monkeypatch.setattr(known, "RELEASE_EVERY", 1)  # hand back after every lookup
+    rows = [(f"m{i}", digest(f"log {i}")) for i in range(3000)]
+    seen = Seen.of(lambda: lake_con(rows, []))
+    for _ in range(2):
+        assert all(seen.known(h) for _, h in rows[::7])
+        assert all(seen.holder(f"x{i}") is None for i in range(50))
+    assert seen.lake_digests.sorted.searches == 2 * len(rows[::7])
+    seen.close()
+
+
+def test_a_mapped_index_travels_as_its_path_and_in_memory_as_its_values() -> None:
+    rows = [(f"m{i}", digest(f"log {i}")) for i in range(2000)]
+    seen = Seen.of(lambda: lake_con(rows, [digest("bad")]))
+    mapped, held = pickle.dumps(seen.lake_digests), pickle.dumps(seen.lake_digests.in_memory())
+    assert len(mapped) < 500 < 2001 * 16 < len(held)
+    for copy in (pickle.loads(mapped), pickle.loads(held)):
+        assert digest("log 1999") in copy and digest("bad") in copy and digest("x") not in copy
+    seen.close()
+
+
+def test_the_run_files_are_removed_when_it_closes() -> None:
+    seen = Seen.of(lambda: lake_con([("m1", digest("one"))], []))
+    path = seen.lake_digests.sorted.path
+    assert path is not None and path.exists()
+    seen.close()
+    assert not path.parent.exists()
+
+
+def test_an_empty_lake_maps_nothing_and_knows_nothing() -> None:
+    seen = Seen.of(lambda: lake_con([], []))
+    assert len(seen.lake_digests) == 0 and not seen.known(digest("x"))
+    assert seen.holder("m1") is None
+    seen.close()
+
+
+def test_columns_written_must_be_the_rows_counted(tmp_path) -> None:
+    piece = np.arange(6, dtype=np.uint64).reshape(3, 2)
+    known.write_columns(tmp_path / "ok", 3, [piece[:1], piece[1:]])
+    columns = known.Columns.mapped(tmp_path / "ok", 2)
+    assert [list(c) for c in columns.columns] == [[0, 2, 4], [1, 3, 5]]
+    with pytest.raises(RuntimeError, match="2 rows read of the 3 counted"):
+        known.write_columns(tmp_path / "short", 3, [piece[:2]])
+    with pytest.raises(RuntimeError, match="more rows than the 2 counted"):
+        known.write_columns(tmp_path / "long", 2, [piece])
+
+
+@given(st.lists(st.integers(0, 40), max_size=60), st.integers(-1, 42))
+def test_a_search_by_fences_finds_where_a_bisection_of_the_whole_would(keys: list[int],
+                                                                     value: int) -> None:
+    array = np.array(sorted(keys), np.uint64)
+    for fence in (1, 2, 4, 256):
+        known.FENCE = fence
+        try:
+            columns = known.Columns([array])
+        finally:
+            known.FENCE = 256
+        assert columns.search(max(value, 0)) == int(np.searchsorted(array, np.uint64(max(value, 0))))
