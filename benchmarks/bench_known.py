@@ -13,13 +13,14 @@ and after the next hand-back of pages (pipeline.known.RELEASE_EVERY).
 from __future__ import annotations
 
 import argparse
-import re
 import gc
 import hashlib
+import re
 import time
 import timeit
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -79,7 +80,7 @@ def measured(build: Callable[[], Any]) -> tuple[Any, float, float, float]:
 
 def file_mb() -> float:
     """The file-backed pages this process holds resident, in MB (mapped files, libraries)."""
-    status = open("/proc/self/status").read()
+    status = Path("/proc/self/status").read_text()
     return int(re.search(r"RssFile:\s+(\d+)", status).group(1)) / 1024  # type: ignore[union-attr]
 
 

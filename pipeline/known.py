@@ -101,13 +101,14 @@ class Columns:
 
     def search(self, value: int) -> int:
         """Where `value` is, or would be, in the first column (its first row not below it)."""
-        block = int(self.fences.searchsorted(np.uint64(value)))
+        key = np.uint64(value)
+        block = int(self.fences.searchsorted(key))
         low = max(0, block - 1) * self.fence  # every key before it is below value's fence
         keys = self.columns[0][low:block * self.fence + 1]
         self.searches += 1
         if self.searches % RELEASE_EVERY == 0:
             self.release()
-        return low + int(keys.searchsorted(np.uint64(value)))
+        return low + int(keys.searchsorted(key))
 
     def release(self) -> None:
         """Hand the mapped pages this process touched back to the page cache."""
