@@ -125,6 +125,9 @@ class Lake:
         manifest = manifest or self.manifest()
         con = duckdb.connect(":memory:")
         con.execute("SET TimeZone = 'UTC'")
+        # a part file is never rewritten in place: its footer, once read, holds for every query
+        # (a report's models scan the same thousands of files again and again)
+        con.execute("SET parquet_metadata_cache = true")
         for table in tables():
             files = self.files(table, manifest)
             try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Collection
 from datetime import UTC, datetime
 
 import pyarrow as pa
@@ -80,11 +81,12 @@ def partition_of(rel: str) -> PartKey:
     return parts[0], None, None
 
 
-def layout_table(rel: str) -> str | None:
+def layout_table(rel: str, known: Collection[str] | None = None) -> str | None:
     """The table a path belongs to if it follows part_path's layout exactly (partition folders
-    for a partitioned table, none for quarantine), else None: no '..', no absolute path."""
+    for a partitioned table, none for quarantine), else None: no '..', no absolute path.
+    `known`: the lake's tables, for a caller that has them."""
     match = _LAYOUT.match(rel)
-    if match is None or match["table"] not in tables():
+    if match is None or match["table"] not in (tables() if known is None else known):
         return None
     partitioned = rel.count("/") == 3
     return match["table"] if partitioned != (match["table"] in UNPARTITIONED) else None

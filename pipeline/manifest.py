@@ -164,19 +164,48 @@ def refuse_orphans(root: Path) -> None:
 
 # What it may name ---------------------------------------------------------------------------
 
-def path_problem(base: Path, rel: str, table: str | None = None) -> str | None:
+def path_problem(base: Path, rel: str, table: str | None = None,
+                 folders: RealFolders | None = None) -> str | None:
     """Why `rel` is not a part file of the lake whose real path is `base` (of `table`, if
-    given), or None: it must follow the layout and, symlinks followed, stay in a table folder."""
-    found = layout_table(rel)
+    given), or None: it must follow the layout and, symlinks followed, stay in a table folder.
+    `folders` resolves each folder once for a caller checking many paths."""
+    folders = folders or RealFolders(base)
+    found = layout_table(rel, folders.tables)
     if found is None:
         return f"is not a part file of the lake (expected {layout_of(table)})"
     if table is not None and found != table:
         return f"is a {found} file, listed under {table}"
-    real = Path(os.path.realpath(base / rel))
-    inside = real.relative_to(base).parts if real.is_relative_to(base) else ()
-    if not inside or inside[0] not in tables():
+    real = folders.real_path(rel)
+    top = folders.top_folder(real)
+    if top is None or top not in folders.tables:
         return f"leads outside the lake's table folders (to {real})"
     return None
+
+
+class RealFolders:
+    """Real paths of part files under `base` (a real path), every symlink followed, each folder
+    resolved once: a file that is no symlink lies where its folder's real path says (a
+    manifest lists thousands of files in a few hundred partition folders)."""
+
+    def __init__(self, base: Path) -> None:
+        self.base, self.prefix = str(base), os.path.join(str(base), "")
+        self.folders: dict[str, str] = {}
+        self.tables = frozenset(tables())
+
+    def real_path(self, rel: str) -> str:
+        path = os.path.join(self.base, rel)
+        if os.path.islink(path):
+            return os.path.realpath(path)
+        folder, _, name = rel.rpartition("/")
+        if folder not in self.folders:
+            self.folders[folder] = os.path.realpath(os.path.join(self.base, folder))
+        return os.path.join(self.folders[folder], name)
+
+    def top_folder(self, real: str) -> str | None:
+        """The folder right under base that a real path lies in, or None if outside."""
+        if not real.startswith(self.prefix):
+            return None
+        return real[len(self.prefix):].split(os.sep, 1)[0] or None
 
 
 def check_paths(root: Path, manifest: Manifest) -> None:
@@ -184,9 +213,10 @@ def check_paths(root: Path, manifest: Manifest) -> None:
     once, and no committed file is also retired (retiring it would delete committed rows)."""
     source, base = root / MANIFEST, Path(os.path.realpath(root))
     listed: set[str] = set()
+    folders = RealFolders(base)
 
     def check(rel: str, table: str | None, where: str) -> None:
-        problem = path_problem(base, rel, table)
+        problem = path_problem(base, rel, table, folders)
         if problem is None and table is not None and rel in listed:
             problem = "is listed twice"
         if problem is None and table is None and rel in listed:

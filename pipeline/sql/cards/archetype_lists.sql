@@ -6,42 +6,22 @@
 -- input: archetype_sections = pipeline.archetypes:sections_table
 -- A deck list is a deck_id (the content hash of the list ingest computed), whatever name the
 -- player gave it; decks counts the seat-games that played it (rollup_deck_names). A deck_id is
--- one list wherever it is played, so its lines are read once: those rollup_deck_lines holds of
--- its first match in scope (by day, format and match id). What pipeline.archetypes clusters
--- into archetypes: one list once, weighted by how often played, by the cards of its
--- archetype_sections (GameInfo's: not the resource piles every deck fills alike; every section
--- for a game that names none).
+-- one list wherever it is played, so its lines are read once, from any one of its matches:
+-- those rollup_deck_lines holds of the least match id among its first matches of a day in
+-- scope (first_match of rollup_deck_names; a match is of one day and format, so its id names
+-- the lines to read). What pipeline.archetypes clusters into archetypes: one list once,
+-- weighted by how often played, by the cards of its archetype_sections (GameInfo's: not the
+-- resource piles every deck fills alike; every section for a game that names none).
 -- order: deck_id, card
-WITH named AS (
-    SELECT deck_id, faction, seat_games, format, match_date, first_match
+WITH plays AS (
+    SELECT
+        deck_id,
+        MIN(faction) AS faction,
+        CAST(SUM(seat_games) AS BIGINT) AS decks,
+        MIN(first_match) AS first_match
     FROM rollup_deck_names
     WHERE deck_id IS NOT NULL
-),
-plays AS (
-    SELECT deck_id, MIN(faction) AS faction, CAST(SUM(seat_games) AS BIGINT) AS decks
-    FROM named
     GROUP BY deck_id
-),
-first_played AS (  -- a match is of one day and format: its id names the lines to read
-    SELECT deck_id, first_match
-    FROM (
-        SELECT
-            deck_id,
-            format,
-            match_date,
-            first_match,
-            ROW_NUMBER() OVER (PARTITION BY deck_id ORDER BY match_date, format, first_match)
-                AS nth
-        FROM named
-    ) AS ranked
-    WHERE nth = 1
-),
-lines AS (
-    SELECT l.deck_id, l.section, l.card, l.card_name, l.copies
-    FROM rollup_deck_lines AS l
-    INNER JOIN first_played AS f ON f.deck_id = l.deck_id AND f.first_match = l.first_match
-    WHERE l.section IN (SELECT section FROM archetype_sections)
-       OR NOT EXISTS (SELECT 1 FROM archetype_sections)
 )
 SELECT
     p.deck_id,
@@ -52,4 +32,6 @@ SELECT
     l.card_name,
     CAST(l.copies AS BIGINT) AS copies
 FROM plays AS p
-INNER JOIN lines AS l ON l.deck_id = p.deck_id
+INNER JOIN rollup_deck_lines AS l ON l.deck_id = p.deck_id AND l.first_match = p.first_match
+WHERE l.section IN (SELECT section FROM archetype_sections)
+   OR NOT EXISTS (SELECT 1 FROM archetype_sections)
