@@ -171,8 +171,8 @@ def _month_rollups(lake: Lake, manifest: Manifest, batch: str, game: str, month:
 
 def _facts_connection(parts: Mapping[PartKey, pa.Table]) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB with one table per fact table: the commit's rows (or none), their
-    partition keys put back as columns."""
-    con = duckdb.connect(":memory:")
+    partition keys put back as columns. One thread: ingest's workers have the other cores."""
+    con = duckdb.connect(":memory:", config={"threads": 1})
     con.execute("SET TimeZone = 'UTC'")
     for table, schema in tables().items():
         if table in ROLLUPS:

@@ -41,25 +41,31 @@ def initial_state(header: Header, catalog: Catalog | None = None, *, deal: bool 
     cards: dict[int, Card] = {}
     players = []
     for seat in sorted(header.seats, key=lambda s: s.seat):
-        deck, problems = _checked(msgspec.msgpack.encode(seat.setup), catalog)
+        deck, problems, physical = _checked(msgspec.msgpack.encode(seat.setup), catalog)
         if problems:
             raise DeckError([(rule, f"seat {seat.seat} ({seat.player}): {why}")
                              for rule, why in problems])
         build = _undealt if deal else _player
-        players.append(build(seat.seat, seat.player, deck, catalog, cards))
+        players.append(build(seat.seat, seat.player, deck, physical, catalog, cards))
     deals = [(seat, "deal") for seat in (0, 1)] if deal else []
     return State(cards=cards, players=players, chance=[*deals, (-1, "first")], window="setup")
 
 
+Physical = tuple[tuple[str, Card], ...]
+"""(section, card) for each physical card outside the Sovereign, in deck-list order."""
+
+
 @lru_cache(maxsize=256)
-def _checked(encoded: bytes, catalog: Catalog) -> tuple[DeckList, list[tuple[str, str]]]:
-    """Resolve and check a deck once: a tournament plays each deck list many times."""
+def _checked(encoded: bytes, catalog: Catalog
+             ) -> tuple[DeckList, list[tuple[str, str]], Physical]:
+    """Resolve and check a deck once, and expand it if it is legal: a tournament plays each
+    deck list many times."""
     deck = resolve(msgspec.msgpack.decode(encoded, type=DeckList), catalog)
-    return deck, check_deck(deck, catalog)
+    problems = check_deck(deck, catalog)
+    return deck, problems, () if problems else _expanded(deck, catalog)
 
 
-def _expanded(deck: DeckList, catalog: Catalog) -> tuple[tuple[str, Card], ...]:
-    """(section, card) for each physical card outside the Sovereign, in deck-list order."""
+def _expanded(deck: DeckList, catalog: Catalog) -> Physical:
     by_id = catalog.by_id
     return tuple((section, by_id[entry.card]) for section in SLOTS
                  for entry in deck.section(section) for _ in range(entry.count))
@@ -71,12 +77,12 @@ def _sovereign(seat: int, deck: DeckList, catalog: Catalog, cards: dict[int, Car
     return sovereign
 
 
-def _player(seat: int, name: str, deck: DeckList, catalog: Catalog,
+def _player(seat: int, name: str, deck: DeckList, physical: Physical, catalog: Catalog,
             cards: dict[int, Card]) -> Player:
     """vitorian@1: ids by place in the list."""
     sovereign = _sovereign(seat, deck, catalog, cards)
     zones: dict[str, list[int]] = {section: [] for section in SLOTS}
-    for section, card in _expanded(deck, catalog):
+    for section, card in physical:
         ids = zones[section]
         cid = seat * 100 + SLOTS[section] + len(ids)
         cards[cid] = card
@@ -85,11 +91,11 @@ def _player(seat: int, name: str, deck: DeckList, catalog: Catalog,
                   defense=zones["defense"])
 
 
-def _undealt(seat: int, name: str, deck: DeckList, catalog: Catalog,
+def _undealt(seat: int, name: str, deck: DeckList, physical: Physical, catalog: Catalog,
              cards: dict[int, Card]) -> Player:
     """vitorian@2: the cards wait for their Deal; only the Sovereign has its id."""
     sovereign = _sovereign(seat, deck, catalog, cards)
-    return Player(seat, name, sovereign, undealt=_expanded(deck, catalog))
+    return Player(seat, name, sovereign, undealt=physical)
 
 
 def labels_of(seat: int, count: int) -> list[int]:

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
@@ -32,7 +35,7 @@ from events.vitorian import (
     PlayOrder,
 )
 from pipeline.audits import all_audits
-from pipeline.ingest import IngestError, ingest
+from pipeline.ingest import IngestError, examine, ingest
 from pipeline.lake import Lake
 from pipeline.lake_durable import CRASH_ENV
 from pipeline.lake_layout import MANIFEST, STAGING
@@ -174,6 +177,18 @@ def test_one_worker_and_two_workers_make_the_same_lake(fixture_lake, fixture_log
         query = f"SELECT *{drop} FROM {table} ORDER BY {order}"
         assert small_lake.connect().execute(query).fetchall() == \
             fixture_lake.connect().execute(query).fetchall(), table
+
+
+
+def test_an_outcome_crosses_processes_with_its_header_whole(fixture_logs):
+    """A worker's outcome reaches the parent with the header the charge cap is checked on
+    (ER-3.6, CH-2.8), each seat's deck list decoded as its game's own type."""
+    outcome, _, _ = examine(fixture_logs[0], "batch", datetime.now(UTC))
+    assert outcome.header is not None
+    back = pickle.loads(pickle.dumps(outcome))
+    assert back == outcome and back.header == outcome.header
+    assert all(isinstance(seat.setup, DeckList) for seat in back.header.seats)
+    assert pickle.loads(pickle.dumps(replace(outcome, header=None))).header is None
 
 
 # ------------------------------------------------------------ idempotent
