@@ -57,7 +57,16 @@ def keywords(state: State, unit: Unit) -> frozenset[str]:
 
 
 def has(state: State, unit: Unit, keyword: str) -> bool:
-    return keyword in unit.card.keywords or keyword in keywords(state, unit)
+    """Whether `keyword` is among keywords(state, unit), without building them all."""
+    if keyword in unit.card.keywords:
+        return True
+    for mod in unit.mods:
+        if keyword in mod.keywords:
+            return True
+    for mod in _static_mods(state, unit):
+        if keyword in mod.keywords:
+            return True
+    return False
 
 
 def is_type(card: Card, unit_type: str) -> bool:
