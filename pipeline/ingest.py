@@ -93,8 +93,12 @@ Progress = Callable[[int, int], None]
 """progress(logs done, logs in all)."""
 RunChunks = Callable[[Iterable["ChunkTask"]], Iterator["ChunkResult"]]
 """Runs chunks, giving their results in task order."""
-ChunkRunner = Callable[[Digests, "bytes | None"], AbstractContextManager[RunChunks]]
-"""runner(known hashes, signing key): a context in which chunks run (see runner_for)."""
+StartChunks = Callable[[Digests], RunChunks]
+"""start(known hashes): runs chunks that skip the logs whose content hash is known."""
+ChunkRunner = Callable[["bytes | None"], AbstractContextManager[StartChunks]]
+"""runner(signing key): a context in which the workers are ready (see runner_for); ingest
+starts them before it reads the lake, so a forked worker inherits nothing of the lake's size,
+then hands them what the lake holds."""
 
 
 class IngestError(ValueError):
@@ -300,13 +304,13 @@ def ingest(paths: Iterable[str | Path], lake: Lake, *, workers: int = 1,
     progress = progress or (lambda done, total: None)
     progress(0, len(logs))
     start = time.perf_counter()
-    with lake.writer(retain_s) as writer:
+    with runner(key) as start_chunks, lake.writer(retain_s) as writer:
         report.strays = list(writer.strays)
         # under the writer's lock: a concurrent ingest has either committed before (and is
         # seen) or waits until this one is done
         epochs = EpochCache(lake, enabled=CACHE_EPOCHS)
-        with contextlib.closing(Seen.of(lambda: writer.lake.connect(writer.manifest))) as seen, \
-                runner(seen.lake_digests, key) as run_chunks:
+        with contextlib.closing(Seen.of(lambda: writer.lake.connect(writer.manifest))) as seen:
+            run_chunks = start_chunks(seen.lake_digests)
             pending: BatchFacts | None = None
             for result in run_chunks(plan_chunks(logs, batch_size, workers)):
                 if pending is None or pending.batch != result.batch:
@@ -536,18 +540,18 @@ def quarantine_table(outcomes: list[LogOutcome], batch: str, now: datetime) -> p
 # Workers: read, verify, replay, extract -------------------------------------------------------
 
 _KNOWN: Digests = Digests(np.empty((0, 2), np.uint64))
-"""Content hashes the lake held when the run began (set in each worker by init_worker)."""
+"""Content hashes the lake held when the run began (set in each worker by extract_known)."""
 
 
 _KEY: bytes | None = None
 """The raw public key every log must be signed by (ingest --key); None: not checked."""
 
 
-def init_worker(known: Digests, in_pool: bool, key: bytes | None = None) -> None:
-    """Set the known hashes and the signing key; a pool process also tunes its GC for good and
-    watches its parent."""
-    global _KNOWN, _KEY
-    _KNOWN, _KEY = known, key
+def init_worker(key: bytes | None, in_pool: bool) -> None:
+    """Set the signing key; a pool process also tunes its GC for good and watches its
+    parent."""
+    global _KEY
+    _KEY = key
     if in_pool:
         tune_gc_for_good()
         parent = os.getppid()
@@ -600,30 +604,42 @@ def runner_for(engine: str, master: str | None, workers: int) -> tuple[ChunkRunn
 
 
 @contextmanager
-def chunk_runner(workers: int, known: Digests, key: bytes | None = None
-                 ) -> Iterator[RunChunks]:
-    """Runs chunks in order: in this process for one worker, else over a process pool."""
+def chunk_runner(workers: int, key: bytes | None = None) -> Iterator[StartChunks]:
+    """Runs chunks in order: in this process for one worker, else over a process pool whose
+    processes start on entering (forked from a parent that has not read the lake yet: what it
+    reads, a worker does not inherit)."""
     if workers <= 1:
         with gc_tuned():
-            init_worker(known, False, key)
-            yield lambda tasks: map(extract_chunk, tasks)
+            init_worker(key, False)
+            yield lambda known: functools.partial(map, functools.partial(extract_known, known))
         return
-    with ProcessPoolExecutor(workers, initializer=init_worker,
-                             initargs=(known, True, key)) as pool:
-        yield lambda tasks: _windowed(pool, tasks, WINDOW_PER_WORKER * workers)
+    with ProcessPoolExecutor(workers, initializer=init_worker, initargs=(key, True)) as pool:
+        for started in [pool.submit(os.getpid) for _ in range(workers)]:
+            started.result()
+        yield lambda known: functools.partial(_windowed, pool, known,
+                                              WINDOW_PER_WORKER * workers)
 
 
-def _windowed(pool: ProcessPoolExecutor, tasks: Iterable[ChunkTask], window: int
-              ) -> Iterator[ChunkResult]:
+def _windowed(pool: ProcessPoolExecutor, known: Digests, window: int,
+              tasks: Iterable[ChunkTask]) -> Iterator[ChunkResult]:
     """Results in task order with at most `window` chunks in flight: the workers run ahead
-    into the next batch while the parent commits, yet memory stays bounded."""
+    into the next batch while the parent commits, yet memory stays bounded. Each task carries
+    the known hashes: they pickle as the path of the run's file, mapped once per worker
+    (pipeline.known.Columns)."""
     pending: deque[Future[ChunkResult]] = deque()
     for task in tasks:
-        pending.append(pool.submit(extract_chunk, task))
+        pending.append(pool.submit(extract_known, known, task))
         if len(pending) >= window:
             yield pending.popleft().result()
     while pending:
         yield pending.popleft().result()
+
+
+def extract_known(known: Digests, task: ChunkTask) -> ChunkResult:
+    """extract_chunk, skipping the logs whose content hash `known` holds."""
+    global _KNOWN
+    _KNOWN = known
+    return extract_chunk(task)
 
 
 def extract_chunk(task: ChunkTask) -> ChunkResult:

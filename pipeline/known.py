@@ -80,7 +80,7 @@ class Columns:
     every FENCE-th key first (8 bytes per FENCE rows, held), then one slice of the file, so a
     lookup touches a page or two of it; the pages touched go back to the page cache every
     RELEASE_EVERY searches. It pickles as its path, for processes of this machine (`in_memory`
-    for any other)."""
+    for any other), and is mapped once per process (mapped_once)."""
 
     def __init__(self, columns: list[np.ndarray], path: Path | None = None,
                  mapping: mmap.mmap | None = None) -> None:
@@ -121,10 +121,27 @@ class Columns:
     def __reduce__(self) -> tuple[Any, ...]:
         if self.path is None:
             return Columns, (self.columns,)
-        return Columns.mapped, (self.path, len(self.columns))
+        return mapped_once, (self.path, len(self.columns))
 
     def __len__(self) -> int:
         return len(self.columns[0])
+
+
+def mapped_once(path: Path, width: int) -> Columns:
+    """Columns.mapped, once per process and file: a pool worker is sent the run's file with
+    every chunk of logs (its path, pickled), and maps it at the first. The last MAPPED_FILES
+    files are kept mapped (a file is named by a run's own temporary folder)."""
+    key = (str(path), width)
+    found = _MAPPED.get(key)
+    if found is None:
+        if len(_MAPPED) >= MAPPED_FILES:
+            _MAPPED.pop(next(iter(_MAPPED)))
+        found = _MAPPED[key] = Columns.mapped(path, width)
+    return found
+
+
+MAPPED_FILES = 2
+_MAPPED: dict[tuple[str, int], Columns] = {}
 
 
 def write_columns(path: Path, rows: int, pieces: Iterable[np.ndarray]) -> None:

@@ -36,7 +36,8 @@ from pipeline.ingest import (
     ChunkResult,
     ChunkTask,
     RunChunks,
-    extract_chunk,
+    StartChunks,
+    extract_known,
     init_worker,
     tune_gc_for_good,
 )
@@ -74,20 +75,28 @@ class SparkRunner:
         return int(self.spark.sparkContext.defaultParallelism)
 
     @contextmanager
-    def run(self, known: Digests, key: bytes | None) -> Iterator[RunChunks]:
-        """A context in which chunks run as Spark tasks; leaving it cancels what still runs."""
+    def run(self, key: bytes | None) -> Iterator[StartChunks]:
+        """A context in which chunks run as Spark tasks, once started with the known hashes
+        (a broadcast); leaving it cancels what still runs."""
         sc = self.spark.sparkContext
         run = uuid.uuid4().hex
-        hashes = sc.broadcast(known.in_memory())
-        job = partial(run_job, sc, run, partial(extract_on_worker, run, hashes, key))
         window = max(1, WINDOW_PER_WORKER * self.parallelism // IN_FLIGHT)
         jobs = ThreadPoolExecutor(IN_FLIGHT, thread_name_prefix="postgame-spark-ingest")
+        shipped: list[Broadcast[Digests]] = []
+
+        def start(known: Digests) -> RunChunks:
+            hashes = sc.broadcast(known.in_memory())
+            shipped.append(hashes)
+            job = partial(run_job, sc, run, partial(extract_on_worker, run, hashes, key))
+            return lambda tasks: in_order(jobs, job, windows(tasks, window))
+
         try:
-            yield lambda tasks: in_order(jobs, job, windows(tasks, window))
+            yield start
         finally:
             sc.cancelJobGroup(run)
             jobs.shutdown(wait=True, cancel_futures=True)
-            hashes.destroy()
+            for hashes in shipped:
+                hashes.destroy()
 
 
 def windows(tasks: Iterable[ChunkTask], size: int) -> Iterator[list[ChunkTask]]:
@@ -142,9 +151,9 @@ def extract_on_worker(run: str, known: Broadcast[Digests], key: bytes | None,
     """A Spark task: the chunk's outcomes and facts, as a pool worker would make them."""
     global _READY_FOR, _GC_TUNED
     if _READY_FOR != run:
-        init_worker(known.value, False, key)
+        init_worker(key, False)
         _READY_FOR = run
     if not _GC_TUNED:
         tune_gc_for_good()
         _GC_TUNED = True
-    return extract_chunk(task)
+    return extract_known(known.value, task)

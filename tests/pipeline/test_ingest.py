@@ -5,6 +5,7 @@ rest of the batch goes in, and the command reports all of it."""
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import pickle
 import signal
@@ -36,6 +37,7 @@ from events.vitorian import (
 )
 from pipeline.audits import all_audits
 from pipeline.ingest import IngestError, examine, ingest
+from pipeline.known import Seen
 from pipeline.lake import Lake
 from pipeline.lake_durable import CRASH_ENV
 from pipeline.lake_layout import MANIFEST, STAGING
@@ -189,6 +191,22 @@ def test_an_outcome_crosses_processes_with_its_header_whole(fixture_logs):
     assert back == outcome and back.header == outcome.header
     assert all(isinstance(seat.setup, DeckList) for seat in back.header.seats)
     assert pickle.loads(pickle.dumps(replace(outcome, header=None))).header is None
+
+
+
+def test_workers_start_before_the_lake_is_read(copy_logs, small_lake, monkeypatch):
+    """A forked worker inherits what its parent holds: the pool starts before the parent reads
+    what the lake holds (pipeline.known.Seen), so a worker's memory does not grow with it."""
+    children: list[int] = []
+    read = Seen.of
+
+    def reading(connect):
+        children.append(len(multiprocessing.active_children()))
+        return read(connect)
+
+    monkeypatch.setattr(Seen, "of", reading)
+    report = ingest(copy_logs(4), small_lake, workers=2)
+    assert children == [2] and report.ingested == 4
 
 
 # ------------------------------------------------------------ idempotent

@@ -155,6 +155,24 @@ def test_a_mapped_index_travels_as_its_path_and_in_memory_as_its_values() -> Non
     seen.close()
 
 
+
+def test_a_process_maps_a_file_sent_again_and_again_once() -> None:
+    """A pool worker receives the run's hashes with every chunk: it maps the file at the first
+    and keeps only the last MAPPED_FILES files mapped."""
+    runs = [Seen.of(lambda i=i: lake_con([(f"m{i}", digest(f"log {i}"))], []))
+            for i in range(known.MAPPED_FILES + 1)]
+    sent = [pickle.dumps(seen.lake_digests) for seen in runs]
+    first = pickle.loads(sent[0]).sorted
+    assert pickle.loads(sent[0]).sorted is first
+    for data in sent[1:]:
+        pickle.loads(data)
+    assert pickle.loads(sent[0]).sorted is not first
+    assert len(known._MAPPED) == known.MAPPED_FILES
+    assert all(digest(f"log {i}") in pickle.loads(data) for i, data in enumerate(sent))
+    for seen in runs:
+        seen.close()
+
+
 def test_the_run_files_are_removed_when_it_closes() -> None:
     seen = Seen.of(lambda: lake_con([("m1", digest("one"))], []))
     path = seen.lake_digests.sorted.path
