@@ -882,6 +882,8 @@ def workspace(args: argparse.Namespace) -> Iterator[Path]:
 
 
 def parse() -> argparse.Namespace:
+    from pipeline.ingest import DEFAULT_BATCH
+
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=MILLION, help="season size (default 1M)")
@@ -891,7 +893,8 @@ def parse() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2, help="simulate, baseline, ingest")
-    parser.add_argument("--batch-size", type=int, default=2000, help="ingest's batch")
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH,
+                        help=f"ingest's batch (default {DEFAULT_BATCH}, ingest's own)")
     parser.add_argument("--repeat", type=int, default=3, help="suite runs, the fastest kept")
     parser.add_argument("--pandas-repeat", type=int, help="pandas suite runs (default --repeat)")
     parser.add_argument("--pandas-max-mb", type=float, default=0.75 * memory,
