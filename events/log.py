@@ -289,7 +289,7 @@ def decode_log(data: bytes, path: str | Path = "<bytes>", *, verify_chain: bool 
     first, schema, pos = _decode_header(path, data)
     decode = games.frame_decoder(path, first.body.game, schema)
     stamps = [first.sig]
-    with _gc_paused():
+    with gc_paused():
         events, commits, pos, last, head = _events(
             path, data, pos, frame_hash(memoryview(data)[:pos]), decode, verify_chain, stamps)
     if not verify_chain and commits:
@@ -719,8 +719,9 @@ def _stat_or_none(path: str | Path) -> os.stat_result | None:
 
 
 @contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Decoding creates many objects and no cycles; the cyclic GC would only rescan them (2x)."""
+def gc_paused() -> Iterator[None]:
+    """The cyclic GC off meanwhile: decoding (and a chunk's replays, pipeline.ingest) creates
+    many objects and no cycles worth finding on the way; the GC would only rescan them (2x)."""
     enabled = gc.isenabled()
     gc.disable()
     try:

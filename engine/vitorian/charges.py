@@ -16,6 +16,7 @@ after the fact (`postgame ingest`, `postgame verify --lake`), and the simulator'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
@@ -52,24 +53,41 @@ def charged_copies(deck: DeckList, table: ChargeTable, catalog: Catalog) -> dict
     those sections are resolved: the check runs on every logged match). A list played again
     (a player's every round of a tournament) is resolved once: the last CACHED lists are kept,
     by their encoded entries, for this catalog."""
-    charged = DeckList(sections={section: entries for section, entries in deck.sections.items()
-                                 if table.charges_section(section)})
-    key = msgspec.msgpack.encode(charged)
+    return dict(_copies(_charged_key(deck, table), catalog))
+
+
+def _charged_key(deck: DeckList, table: ChargeTable) -> bytes:
+    """The deck's charged sections, encoded: what its charge under `table` depends on."""
+    return msgspec.msgpack.encode(DeckList(sections={
+        section: entries for section, entries in deck.sections.items()
+        if table.charges_section(section)}))
+
+
+def _copies(key: bytes, catalog: Catalog) -> dict[str, int]:
+    """charged_copies of an encoded list (_charged_key), cached; the caller must not change it."""
     found = _RESOLVED.get(key)
     if found is not None and found[0] is catalog:
-        return dict(found[1])
+        return found[1]
     copies: dict[str, int] = {}
-    for entries in resolve(charged, catalog).sections.values():
+    for entries in resolve(msgspec.msgpack.decode(key, type=DeckList), catalog).sections.values():
         for entry in entries:
             copies[entry.card] = copies.get(entry.card, 0) + max(entry.count, 0)
-    if len(_RESOLVED) >= CACHED:
-        _RESOLVED.pop(next(iter(_RESOLVED)))
-    _RESOLVED[key] = (catalog, dict(copies))
+    _remember(_RESOLVED, key, (catalog, copies))
     return copies
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Keep `value`, forgetting the oldest entry past CACHED."""
+    if len(cache) >= CACHED:
+        cache.pop(next(iter(cache)))
+    cache[key] = value
 
 
 CACHED = 4096
 _RESOLVED: dict[bytes, tuple[Catalog, dict[str, int]]] = {}
+_VERDICTS: dict[tuple[bytes, int], tuple[ChargeTable, Catalog, list[Problem]]] = {}
+"""over_cap's answers by (charged list, id of the table), kept with the table and catalog they
+hold for (an id is only trusted while its object is the one kept)."""
 
 
 def _contributions(copies: dict[str, int], table: ChargeTable, catalog: Catalog
@@ -93,18 +111,25 @@ def over_cap(deck: DeckList, table: ChargeTable, catalog: Catalog | None = None
              ) -> list[Problem]:
     """CH-2.8 for one deck: [] within the cap (or a table without one), else the deck charge,
     the cap and the table, naming the top contributors so the designer knows what to cut. The
-    sum comes first: the contributions are worded only for a deck over the cap."""
+    sum comes first: the contributions are worded only for a deck over the cap. A list checked
+    again against the same table (every round a player plays it) is answered from a cache."""
     if table.cap is None:
         return []
     catalog = catalog or load_catalog()
-    copies = charged_copies(deck, table, catalog)
+    key = _charged_key(deck, table)
+    found = _VERDICTS.get((key, id(table)))
+    if found is not None and found[0] is table and found[1] is catalog:
+        return list(found[2])
+    copies = _copies(key, catalog)
     total = sum(count * table.charges.get(card, 0) for card, count in copies.items())
-    if total <= table.cap:
-        return []
-    top = ", ".join(str(part) for part in _contributions(copies, table, catalog)[:TOP]
-                    if part.amount)
-    why = f"deck charge {total} exceeds {table.cap} in table {table.version} (top: {top})"
-    return [(RULE, why)]
+    problems: list[Problem] = []
+    if total > table.cap:
+        top = ", ".join(str(part) for part in _contributions(copies, table, catalog)[:TOP]
+                        if part.amount)
+        why = f"deck charge {total} exceeds {table.cap} in table {table.version} (top: {top})"
+        problems.append((RULE, why))
+    _remember(_VERDICTS, (key, id(table)), (table, catalog, problems))
+    return list(problems)
 
 
 def cap_problems(header: Header, table: ChargeTable, catalog: Catalog | None = None

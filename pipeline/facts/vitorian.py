@@ -16,7 +16,15 @@ import msgspec
 
 from engine.ruleset import Change, Outcome, Ruleset
 from engine.vitorian.cards import Card, load_catalog
-from engine.vitorian.changes import AttackDeclared, Destroyed, Drew, HandKept, TurnBegan
+from engine.vitorian.changes import (
+    AttackDeclared,
+    Destroyed,
+    Drew,
+    HandKept,
+    Linked,
+    TurnBegan,
+    VitorianChange,
+)
 from engine.vitorian.deckcheck import SECTIONS, resolve
 from engine.vitorian.state import State
 from events.base import DeckList, Header
@@ -58,9 +66,9 @@ class VitorianFacts(FactVisitor):
 
     def step(self, seq: int, event: Any, changes: list[Change], state: State) -> None:
         self.events = seq
-        handlers = _HANDLERS
+        handlers = _BY_CLASS
         for change in changes:
-            handler = handlers.get(change.kind)
+            handler = handlers.get(type(change))
             if handler is not None:
                 handler(self, seq, event, change, changes, state)
 
@@ -99,7 +107,7 @@ class VitorianFacts(FactVisitor):
                 state: State) -> None:
         """Target: the unit an Equipment went on, or an Order's target unit. `change` is
         Mobilized, Linked, FieldConditionPlayed or OrderPlayed: each names its `card`."""
-        aim = event.unit if change.kind == "linked" else getattr(event, "target", None)
+        aim = event.unit if type(change) is Linked else getattr(event, "target", None)
         target = state.cards[aim].id if aim is not None else None
         self.card_event(seq, change.seat, state.cards[change.card].id, "played", target)
 
@@ -132,3 +140,15 @@ _HANDLERS: dict[str, Handler] = {
     "sovereign_hit": VitorianFacts._hit, "sovereign_fell": VitorianFacts._hit,
     **{kind: VitorianFacts._played for kind in PLAYED},
 }
+
+
+def _by_class(handlers: dict[str, Handler]) -> dict[type, Handler]:
+    """The handlers keyed by change class (a step looks each change up by its type)."""
+    classes = {cls.__struct_config__.tag: cls for cls in VitorianChange.__subclasses__()}
+    unknown = sorted(set(handlers) - set(classes))
+    if unknown:
+        raise ValueError(f"no Vitorian change of kind {', '.join(unknown)}")
+    return {classes[kind]: handler for kind, handler in handlers.items()}
+
+
+_BY_CLASS = _by_class(_HANDLERS)

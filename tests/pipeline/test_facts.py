@@ -90,3 +90,13 @@ def test_a_games_own_rows(tally):
     facts = visitor()
     facts.points(1, 7)  # type: ignore[attr-defined]
     assert facts.rows["tally_scores"] == [("ta-1", GAME, "2026-01", 1, 7)]
+
+
+def test_vitorian_handlers_name_change_kinds_the_engine_has():
+    """The Vitorian extractor looks each change up by its class; a handler registered for a
+    kind no change class carries is refused when the table is built, never silently unused."""
+    from pipeline.facts import vitorian
+
+    assert {cls.__struct_config__.tag for cls in vitorian._BY_CLASS} == set(vitorian._HANDLERS)
+    with pytest.raises(ValueError, match="no Vitorian change of kind hits"):
+        vitorian._by_class({"hits": vitorian.VitorianFacts._hit})

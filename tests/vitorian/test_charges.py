@@ -79,6 +79,27 @@ def test_CH_2_8_a_list_played_again_is_resolved_once_and_its_copies_stay_its_own
     assert len(calls) == 2
 
 
+def test_CH_2_8_a_list_checked_again_against_its_table_is_answered_once_and_alike(monkeypatch):
+    """Every round a player plays the same list against the table in force: the charge is
+    summed once per (list, table), a caller's change to the answer stays its own, and another
+    table (even one equal in words) is checked on its own."""
+    from engine.vitorian import charges
+
+    sums = []
+    real = charges._contributions
+    monkeypatch.setattr(charges, "_contributions", lambda *a: sums.append(1) or real(*a))
+    monkeypatch.setattr(charges, "_VERDICTS", {})
+    deck = starter_deck("green")
+    strict = table(every_card(25))
+    first = over_cap(deck, strict)
+    first.clear()
+    again = over_cap(msgspec.json.decode(msgspec.json.encode(deck), type=DeckList), strict)
+    assert again == over_cap(deck, strict) and len(again) == 1 and again[0][0] == "CH-2.8"
+    assert len(sums) == 1
+    assert over_cap(deck, table(every_card(25), cap=10_000)) == []
+    assert len(over_cap(deck, table(every_card(25)))) == 1 and len(sums) == 2
+
+
 def test_a_card_the_table_does_not_list_counts_0_CH_2_2():
     assert deck_charge(starter_deck("red"), table({}))[0] == 0
 
