@@ -20,6 +20,8 @@ from events.vitorian import Barrage, DeclareAttack, Gank
 Changes = list[Change]
 STEP3 = (("gank", "attacker"), ("gank", "defender"), ("barrage", "attacker"),
          ("barrage", "defender"))
+STEP3_NAMES = tuple(f"{window}:{side}" for window, side in STEP3)
+"""Combat.step's values, in order."""
 
 
 def legal_targets(state: State, attacker: Unit) -> list[int | None]:
@@ -134,12 +136,11 @@ def _open(state: State, combat: Combat) -> None:
 def next_step3(state: State, out: Changes) -> None:
     combat = state.combat
     assert combat is not None
-    steps = [f"{w}:{s}" for w, s in STEP3]
-    index = steps.index(combat.step) + 1
-    if index == len(steps):
+    index = STEP3_NAMES.index(combat.step) + 1
+    if index == len(STEP3_NAMES):
         resolve_damage(state, out)
         return
-    combat.step = steps[index]
+    combat.step = STEP3_NAMES[index]
     _open(state, combat)
 
 

@@ -31,9 +31,10 @@ def own_unit(state: State, seat: int, uid: int | None, rule: str) -> Unit:
 
 def check_empty_own_cell(state: State, seat: int, cell: tuple[int, int], rule: str) -> None:
     row, col = cell
-    require(row in state.rows(seat) and 1 <= col <= 5, rule,
-            f"cell {cell} is not in your rows {state.rows(seat)} (VW-2.3)")
-    require(cell not in state.grid, "VW-2.4", f"cell {cell} is occupied")
+    if row not in state.rows(seat) or not 1 <= col <= 5:
+        raise RuleViolation(rule, f"cell {cell} is not in your rows {state.rows(seat)} (VW-2.3)")
+    if cell in state.grid:
+        raise RuleViolation("VW-2.4", f"cell {cell} is occupied")
 
 
 def mobilize(state: State, ev: Mobilize, out: Changes) -> None:
@@ -82,7 +83,8 @@ def move(state: State, ev: Move, out: Changes) -> None:
 def link_equipment(state: State, ev: LinkEquipment, out: Changes) -> None:
     card = card_in_hand(state, ev.seat, ev.card, "equipment", "VW-7.15")
     unit = own_unit(state, ev.seat, ev.unit, "VW-7.15")
-    require(unit.equipment is None, "VW-7.16", f"{unit.card.name} already holds Equipment")
+    if unit.equipment is not None:
+        raise RuleViolation("VW-7.16", f"{unit.card.name} already holds Equipment")
     payment.check_level_payment(state, ev.seat, card, ev.exhaust, ev.returns)
     state.players[ev.seat].hand.remove(ev.card)
     payment.pay(state, ev.seat, ev.exhaust, ev.returns, out)

@@ -2,13 +2,12 @@
 (VW-9.11 to VW-9.14), with the effect vocabulary of the catalog."""
 from __future__ import annotations
 
-from engine.ruleset import Change, UnsupportedRule
+from engine.ruleset import Change, RuleViolation, UnsupportedRule
 from engine.vitorian import payment, zones
 from engine.vitorian.cards import Card, Destroy, DrawCards, Modify, ReadyUnit, ReturnResources
 from engine.vitorian.changes import Modified, OrderFizzled, OrderPlayed, Readied
 from engine.vitorian.main_phase import card_in_hand
 from engine.vitorian.state import Mod, OrderOnStack, State
-from engine.vitorian.zones import require
 from events.vitorian import PlayOrder
 
 Changes = list[Change]
@@ -59,10 +58,11 @@ def play_order(state: State, ev: PlayOrder, out: Changes) -> None:
     if card.effect is None:
         raise UnsupportedRule("VW-1.3", f"{card.name} has no effect the engine knows")
     payment.check_order_payment(state, ev.seat, card, ev.returns)
-    require(target_ok(state, ev.seat, card, ev.target), "VW-9.14",
-            f"{ev.target} is not a legal target for {card.name}")
-    require(choice_ok(state, ev.seat, card, ev.choice), "VW-9.14",
-            f"{card.name}: choose up to the allowed number of your exhausted resources")
+    if not target_ok(state, ev.seat, card, ev.target):
+        raise RuleViolation("VW-9.14", f"{ev.target} is not a legal target for {card.name}")
+    if not choice_ok(state, ev.seat, card, ev.choice):
+        raise RuleViolation("VW-9.14", f"{card.name}: choose up to the allowed number of your "
+                                       "exhausted resources")
     state.players[ev.seat].hand.remove(ev.card)
     payment.pay(state, ev.seat, (), ev.returns, out)
     assert state.combat is not None

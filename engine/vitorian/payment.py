@@ -5,8 +5,6 @@ the Convoy (bottom, or top under Circular Logistics). Orders pay only their prin
 """
 from __future__ import annotations
 
-from collections import Counter
-
 from engine.ruleset import Change, RuleViolation
 from engine.vitorian import zones
 from engine.vitorian.cards import Card
@@ -14,8 +12,13 @@ from engine.vitorian.state import State
 from engine.vitorian.zones import require
 
 
-def _kinds(state: State, ids: tuple[int, ...]) -> Counter[str]:
-    return Counter(state.resource_kind(rid) for rid in ids)
+def _kinds(state: State, ids: tuple[int, ...]) -> dict[str, int]:
+    """How many of the resources are Personnel [P] and how many Supplies [S]."""
+    kinds = {"P": 0, "S": 0}
+    for rid in ids:
+        kind = state.resource_kind(rid)
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return kinds
 
 
 def check_ready(state: State, seat: int, ids: tuple[int, ...], rule: str) -> None:

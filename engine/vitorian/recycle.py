@@ -1,7 +1,7 @@
 """Recycling and the Sovereign abilities it activates (VW-6.18 to VW-6.23, VW-8)."""
 from __future__ import annotations
 
-from engine.ruleset import Change
+from engine.ruleset import Change, RuleViolation
 from engine.vitorian import payment, zones
 from engine.vitorian.changes import (
     AerialRecon,
@@ -24,14 +24,14 @@ RECYCLE_WINDOWS = ("channel", "main", "combat", "orders", "gank", "barrage")
 
 def recycle(state: State, ev: Recycle, out: Changes) -> None:
     player = state.players[ev.seat]
-    require(state.window in RECYCLE_WINDOWS, "VW-6.20",
-            f"no recycling during {state.window}: only at your decision points of a turn")
+    if state.window not in RECYCLE_WINDOWS:
+        raise RuleViolation("VW-6.20", f"no recycling during {state.window}: only at your "
+                                       "decision points of a turn")
     require(player.recycled_turn != state.turn, "VW-6.21", "you already recycled this turn")
-    require(ev.resource in player.area, "VW-6.18",
-            f"resource {ev.resource} is not in your Resource Area")
-    if ev.ability is not None:
-        require(ev.ability in player.sovereign.abilities, "VW-8.1",
-                f"{player.sovereign.name} has no {ev.ability} ability")
+    if ev.resource not in player.area:
+        raise RuleViolation("VW-6.18", f"resource {ev.resource} is not in your Resource Area")
+    if ev.ability is not None and ev.ability not in player.sovereign.abilities:
+        raise RuleViolation("VW-8.1", f"{player.sovereign.name} has no {ev.ability} ability")
     kind = state.resource_kind(ev.resource)
     check = CHECKS[ev.ability] if ev.ability is not None else _check_no_choice
     check(state, ev, kind)

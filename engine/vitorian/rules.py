@@ -164,12 +164,12 @@ def _expected(seat: int, zone: str) -> str:
 def _deal(state: State, event: Deal, out: Changes) -> None:
     """engine:deal: the seat's cards get their ids, a permutation of its label set."""
     seat, zone = state.chance[0]
-    require(zone == "deal" and event.seat == seat, DEAL_RULE,
-            f"expected {_expected(seat, zone)}")
+    if zone != "deal" or event.seat != seat:
+        raise RuleViolation(DEAL_RULE, f"expected {_expected(seat, zone)}")
     count = len(state.players[seat].undealt)
-    require(sorted(event.labels) == labels_of(seat, count), DEAL_RULE,
-            f"the deal must give seat {seat}'s {count} cards the ids {seat * 100} to "
-            f"{seat * 100 + count - 1}, each once")
+    if sorted(event.labels) != labels_of(seat, count):
+        raise RuleViolation(DEAL_RULE, f"the deal must give seat {seat}'s {count} cards the ids "
+                                       f"{seat * 100} to {seat * 100 + count - 1}, each once")
     deal(state, seat, event.labels)
     state.chance.pop(0)
     out.append(Dealt(seat=seat, cards=count))
@@ -177,7 +177,8 @@ def _deal(state: State, event: Deal, out: Changes) -> None:
 
 def _first_player(state: State, event: FirstPlayer, out: Changes) -> None:
     seat, zone = state.chance[0]
-    require(zone == "first", _awaited("VW-4.2", zone), f"expected {_expected(seat, zone)}")
+    if zone != "first":
+        raise RuleViolation(_awaited("VW-4.2", zone), f"expected {_expected(seat, zone)}")
     require(event.seat in (0, 1), "VW-4.1", "the first player is seat 0 or 1")
     state.first = state.active = event.seat
     state.chance = [(s, z) for s in (0, 1) for z in ("maneuver", "convoy")]
@@ -186,11 +187,12 @@ def _first_player(state: State, event: FirstPlayer, out: Changes) -> None:
 
 def _shuffle(state: State, event: Shuffle, out: Changes) -> None:
     seat, zone = state.chance[0]
-    require((event.seat, event.zone) == (seat, zone), _awaited("VW-4.2", zone),
-            f"expected {_expected(seat, zone)}")
+    if (event.seat, event.zone) != (seat, zone):
+        raise RuleViolation(_awaited("VW-4.2", zone), f"expected {_expected(seat, zone)}")
     cards = _zone(state, seat, zone)
-    require(sorted(event.order) == sorted(cards), "VW-4.2",
-            f"the shuffle order must be a permutation of seat {seat}'s {zone} ({len(cards)} cards)")
+    if sorted(event.order) != sorted(cards):
+        raise RuleViolation("VW-4.2", f"the shuffle order must be a permutation of seat {seat}'s "
+                                      f"{zone} ({len(cards)} cards)")
     cards[:] = event.order
     state.chance.pop(0)
     out.append(Shuffled(seat=seat, zone=event.zone, cards=len(cards)))

@@ -63,8 +63,8 @@ def has(state: State, unit: Unit, keyword: str) -> bool:
     for mod in unit.mods:
         if keyword in mod.keywords:
             return True
-    for mod in _static_mods(state, unit):
-        if keyword in mod.keywords:
+    for static in _static_mods(state, unit):  # plain loops: this runs on most events
+        if keyword in static.keywords:
             return True
     return False
 

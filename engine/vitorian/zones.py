@@ -18,6 +18,9 @@ Changes = list[Change]
 
 
 def require(condition: bool, rule: str, reason: str) -> None:
+    """Refuse the event (RuleViolation) unless `condition` holds. The reason is built before
+    the call: where it is an f-string on a path most events take, test and raise in place
+    instead, so that the text is made only for a refusal."""
     if not condition:
         raise RuleViolation(rule, reason)
 
